@@ -1,0 +1,118 @@
+/**
+ * signing-bridge's own errors, in one catalogue. Each has a stable `code`
+ * (`SB_ERR_<AREA>_<WHAT>`), a message that says what to do, a `retryable` flag the consumer
+ * decides by, structured `details`, and the `cause` it wraps. The platform's own codes live in
+ * `schemas/platform/codes.ts`; `PlatformRejected` carries one of those.
+ */
+import type { PlatformCode } from './schemas/platform/codes.js';
+
+export interface ErrorOptions<D> {
+  readonly details: D;
+  readonly cause?: unknown;
+}
+
+export abstract class SigningBridgeError<D = Record<string, unknown>> extends Error {
+  abstract readonly code: `SB_ERR_${string}`;
+  abstract readonly retryable: boolean;
+  readonly details: D;
+
+  constructor(message: string, options: ErrorOptions<D>) {
+    super(message, { cause: options.cause });
+    this.details = options.details;
+  }
+
+  override get name(): string {
+    return this.constructor.name;
+  }
+
+  toJSON(): Record<string, unknown> {
+    return {
+      name: this.name,
+      code: this.code,
+      message: this.message,
+      retryable: this.retryable,
+      details: this.details,
+    };
+  }
+}
+
+/** Which contract a call addressed, so every failure can be traced to it. */
+export interface CallContext {
+  readonly operation: string;
+  readonly bizId?: string | undefined;
+  readonly contractId?: string | undefined;
+}
+
+export interface InvalidField {
+  readonly path: string;
+  readonly rule: string;
+}
+
+/** A request broke a rule of the spec and was refused before any network call. */
+export class RequestInvalid extends SigningBridgeError<CallContext & { fields: InvalidField[] }> {
+  readonly code = 'SB_ERR_REQUEST_INVALID';
+  readonly retryable = false;
+}
+
+/** A file for add-by-file was refused before upload: wrong suffix, too large, unreadable. */
+export class FileRejected extends SigningBridgeError<
+  CallContext & { reason: 'suffix' | 'size' | 'unreadable'; limitBytes?: number }
+> {
+  readonly code = 'SB_ERR_FILE_REJECTED';
+  readonly retryable = false;
+}
+
+/** The platform answered with a failure code; retryable when the code's family is transient. */
+export class PlatformRejected extends SigningBridgeError<
+  CallContext & {
+    platformCode: string;
+    platformName: string | undefined;
+    platformMessage: string;
+    httpStatus: number;
+    family: PlatformCode['family'] | 'unknown';
+  }
+> {
+  readonly code = 'SB_ERR_PLATFORM_REJECTED';
+  get retryable(): boolean {
+    return this.details.family === 'transient' || this.details.family === 'throttled';
+  }
+}
+
+/** The request never reached the platform (refused, reset before writing, DNS): safe to retry. */
+export class RequestNotSent extends SigningBridgeError<CallContext & { reason: string }> {
+  readonly code = 'SB_ERR_TRANSPORT_NOT_SENT';
+  readonly retryable = true;
+}
+
+/**
+ * The request was written but no answer came (timeout, reset while waiting). The platform may
+ * or may not have acted: a retry of create or initiate must reconcile (1112 / 1101 on retry).
+ */
+export class OutcomeUnknown extends SigningBridgeError<CallContext & { reason: string }> {
+  readonly code = 'SB_ERR_TRANSPORT_OUTCOME_UNKNOWN';
+  readonly retryable = true;
+}
+
+/** The platform answered with an HTTP status and no readable envelope (e.g. a proxy's 503). */
+export class UnexpectedHttpStatus extends SigningBridgeError<
+  CallContext & { httpStatus: number; bodyExcerpt: string }
+> {
+  readonly code = 'SB_ERR_TRANSPORT_HTTP_STATUS';
+  get retryable(): boolean {
+    return [502, 503, 504].includes(this.details.httpStatus);
+  }
+}
+
+/** The platform's answer did not match the spec's shape. */
+export class ResponseInvalid extends SigningBridgeError<
+  CallContext & { httpStatus: number; fields: InvalidField[] }
+> {
+  readonly code = 'SB_ERR_RESPONSE_INVALID';
+  readonly retryable = false;
+}
+
+/** Configuration is wrong; start-up stops with every bad variable named. */
+export class ConfigInvalid extends SigningBridgeError<{ variables: InvalidField[] }> {
+  readonly code = 'SB_ERR_CONFIG_INVALID';
+  readonly retryable = false;
+}

@@ -1,0 +1,50 @@
+/**
+ * The two response envelopes of section 7, read as one. The real platform's error bodies carry
+ * `code` and `responseCode` together, so a body is read by whichever field it has.
+ */
+import { z } from 'zod';
+import { SUCCESS_CODE_A, SUCCESS_CODE_B } from './codes.js';
+import type { Envelope } from './operations.js';
+
+export const ResponseBody = z
+  .object({
+    code: z.number().int().optional(),
+    responseCode: z.string().optional(),
+    message: z.string().optional(),
+    result: z.unknown().optional(),
+  })
+  .refine((b) => b.code !== undefined || b.responseCode !== undefined, {
+    message: 'a response carries code or responseCode',
+  });
+export type ResponseBody = z.infer<typeof ResponseBody>;
+
+export type EnvelopeOutcome =
+  | { readonly ok: true; readonly result: unknown }
+  | { readonly ok: false; readonly code: string; readonly message: string };
+
+/** Success is `code == 0` or `responseCode == "00000000"`; any other code is a failure. */
+export function readEnvelope(body: ResponseBody): EnvelopeOutcome {
+  if (body.code === SUCCESS_CODE_A || body.responseCode === SUCCESS_CODE_B) {
+    return { ok: true, result: body.result };
+  }
+  return { ok: false, code: canonicalCode(body), message: body.message ?? '' };
+}
+
+/** Codes as decimal strings without padding, so `1101`, `"1101"` and `"00001101"` are one code. */
+function canonicalCode(body: ResponseBody): string {
+  const raw = body.responseCode ?? String(body.code);
+  return /^\d+$/.test(raw) ? String(Number(raw)) : raw;
+}
+
+/** The success body of an operation, in its own envelope. */
+export function successBody(envelope: Envelope, result?: unknown): ResponseBody {
+  const base = envelope === 'A' ? { code: SUCCESS_CODE_A } : { responseCode: SUCCESS_CODE_B };
+  return result === undefined
+    ? { ...base, message: 'SUCCESS' }
+    : { ...base, message: 'SUCCESS', result };
+}
+
+/** An error body as the real platform sends it: both code fields at once. */
+export function errorBody(code: string, message: string): ResponseBody {
+  return { code: Number(code), responseCode: code.padStart(8, '0'), message };
+}

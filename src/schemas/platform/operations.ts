@@ -1,0 +1,150 @@
+/**
+ * The seven operations of section 4: request and result shapes, and the table that both the
+ * api-client and the simulator route by. A path, an envelope or a shape is stated only here.
+ */
+import { z } from 'zod';
+import { FileSuffix, LongId, NonEmptyString } from './primitives.js';
+import { AddSignatorySignatory, Contract, Signatory, Stamper, TemplateParam } from './resources.js';
+
+/** "One of contractId/bizId required; they must not both be empty." */
+const contractRef = {
+  contractId: z.string().optional(),
+  bizId: z.string().optional(),
+  tenantName: z.string().optional(),
+};
+const hasContractRef = (r: { contractId?: string | undefined; bizId?: string | undefined }) =>
+  Boolean(r.contractId?.trim() || r.bizId?.trim());
+const contractRefRule = { message: 'one of contractId or bizId is required', path: ['contractId'] };
+
+export const CreateDraftRequest = Contract.omit({ id: true, status: true, documents: true });
+export const CreateDraftResult = Contract;
+
+/** The form fields of add-by-file; the file itself travels as the multipart `file` part. */
+export const AddDocumentByFileRequest = z
+  .object({ ...contractRef, title: NonEmptyString, fileSuffix: FileSuffix })
+  .refine(hasContractRef, contractRefRule);
+
+export const AddDocumentByTemplateRequest = z
+  .object({
+    ...contractRef,
+    title: NonEmptyString,
+    templateId: NonEmptyString,
+    templateParams: z.array(TemplateParam.pick({ name: true, value: true })).optional(),
+  })
+  .refine(hasContractRef, contractRefRule);
+
+export const DocumentAddedResult = z.object({ documentId: z.string() });
+
+export const InitiateContractRequest = z
+  .object({ ...contractRef, stampers: z.array(Stamper).optional() })
+  .refine(hasContractRef, contractRefRule);
+
+export const ApproveContractRequest = z
+  .object({ ...contractRef, pass: z.boolean(), comment: z.string().optional() })
+  .refine(hasContractRef, contractRefRule);
+
+export const RemindSignatoriesRequest = z
+  .object({
+    ...contractRef,
+    signatoryId: z.string().optional(),
+    onlySigning: z.boolean().optional(),
+  })
+  .refine(hasContractRef, contractRefRule);
+
+export const AddSignatoryRequest = z
+  .object({
+    ...contractRef,
+    contractId: LongId.optional(),
+    signatory: AddSignatorySignatory,
+    locateAllStamperKeywords: z.boolean().optional(),
+  })
+  .refine(hasContractRef, contractRefRule);
+
+export const AddSignatoryResult = Signatory.partial({ tenantType: true });
+
+/** Operations with no result object. */
+const NoResult = z.unknown().transform(() => undefined);
+
+export type Envelope = 'A' | 'B';
+
+export interface OperationSpec<
+  Req extends z.ZodType = z.ZodType,
+  Res extends z.ZodType = z.ZodType,
+> {
+  readonly path: `/v2/${string}`;
+  /** A: `code`/`message`/`result`; B: `responseCode`/`message`. */
+  readonly envelope: Envelope;
+  readonly body: 'json' | 'multipart';
+  readonly request: Req;
+  readonly result: Res;
+}
+
+const operation = <Req extends z.ZodType, Res extends z.ZodType>(
+  spec: OperationSpec<Req, Res>,
+): OperationSpec<Req, Res> => spec;
+
+export const OPERATIONS = {
+  createDraft: operation({
+    path: '/v2/contract/draft',
+    envelope: 'A',
+    body: 'json',
+    request: CreateDraftRequest,
+    result: CreateDraftResult,
+  }),
+  addDocumentByFile: operation({
+    path: '/v2/document/addbyfile',
+    envelope: 'A',
+    body: 'multipart',
+    request: AddDocumentByFileRequest,
+    result: DocumentAddedResult,
+  }),
+  addDocumentByTemplate: operation({
+    path: '/v2/document/addbytemplate',
+    envelope: 'A',
+    body: 'json',
+    request: AddDocumentByTemplateRequest,
+    result: DocumentAddedResult,
+  }),
+  initiateContract: operation({
+    path: '/v2/contract/send',
+    envelope: 'A',
+    body: 'json',
+    request: InitiateContractRequest,
+    result: NoResult,
+  }),
+  approveContract: operation({
+    path: '/v2/contract/employeeaudit',
+    envelope: 'B',
+    body: 'json',
+    request: ApproveContractRequest,
+    result: NoResult,
+  }),
+  remindSignatories: operation({
+    path: '/v2/contract/notice',
+    envelope: 'B',
+    body: 'json',
+    request: RemindSignatoriesRequest,
+    result: NoResult,
+  }),
+  addSignatory: operation({
+    path: '/v2/signatory/add',
+    envelope: 'B',
+    body: 'json',
+    request: AddSignatoryRequest,
+    result: AddSignatoryResult,
+  }),
+} as const;
+
+export type OperationName = keyof typeof OPERATIONS;
+export type OperationRequest<Op extends OperationName> = z.input<
+  (typeof OPERATIONS)[Op]['request']
+>;
+export type OperationResult<Op extends OperationName> = z.output<(typeof OPERATIONS)[Op]['result']>;
+
+export type CreateDraftRequest = z.input<typeof CreateDraftRequest>;
+export type AddDocumentByFileRequest = z.input<typeof AddDocumentByFileRequest>;
+export type AddDocumentByTemplateRequest = z.input<typeof AddDocumentByTemplateRequest>;
+export type InitiateContractRequest = z.input<typeof InitiateContractRequest>;
+export type ApproveContractRequest = z.input<typeof ApproveContractRequest>;
+export type RemindSignatoriesRequest = z.input<typeof RemindSignatoriesRequest>;
+export type AddSignatoryRequest = z.input<typeof AddSignatoryRequest>;
