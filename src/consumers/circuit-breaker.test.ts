@@ -1,0 +1,167 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  CircuitBreaker,
+  type CircuitBreakerOptions,
+  type CircuitState,
+} from './circuit-breaker.js';
+
+function breaker(overrides: Partial<CircuitBreakerOptions> = {}) {
+  const clock = { ms: 0 };
+  const circuit = new CircuitBreaker({
+    failureThreshold: 3,
+    openDurationMs: 1_000,
+    maxOpenDurationMs: 5_000,
+    halfOpenProbes: 1,
+    now: () => clock.ms,
+    ...overrides,
+  });
+  const fail = (times: number) => {
+    for (let i = 0; i < times; i++) circuit.recordFailure();
+  };
+  return { circuit, clock, fail };
+}
+
+describe('CircuitBreaker', () => {
+  it('starts closed and lets calls pass', () => {
+    const { circuit } = breaker();
+    expect(circuit.state).toBe('closed');
+    expect(circuit.canPass()).toBe(true);
+    expect(circuit.remainingOpenMs()).toBe(0);
+  });
+
+  it('when failures reach the threshold in a row, then it opens and refuses calls', () => {
+    const { circuit, fail } = breaker();
+    fail(2);
+    expect(circuit.state).toBe('closed');
+    fail(1);
+    expect(circuit.state).toBe('open');
+    expect(circuit.canPass()).toBe(false);
+  });
+
+  it('when a success interrupts the failures, then the count starts over', () => {
+    const { circuit, fail } = breaker();
+    fail(2);
+    circuit.recordSuccess();
+    fail(2);
+    expect(circuit.state).toBe('closed');
+  });
+
+  it('when the open duration has passed, then it turns half-open and lets the probes through', () => {
+    const { circuit, clock, fail } = breaker({ halfOpenProbes: 2 });
+    fail(3);
+    clock.ms = 400;
+    expect(circuit.remainingOpenMs()).toBe(600);
+    clock.ms = 1_000;
+    expect(circuit.state).toBe('half-open');
+    expect([circuit.canPass(), circuit.canPass(), circuit.canPass()]).toEqual([true, true, false]);
+  });
+
+  it('when a probe succeeds, then it closes and the next opening lasts the initial duration', () => {
+    const { circuit, clock, fail } = breaker();
+    fail(3);
+    clock.ms = 1_000;
+    circuit.canPass();
+    circuit.recordFailure();
+    clock.ms = 3_000;
+    circuit.canPass();
+    circuit.recordSuccess();
+    expect(circuit.state).toBe('closed');
+    fail(3);
+    expect(circuit.remainingOpenMs()).toBe(1_000);
+  });
+
+  it('when a probe fails, then it reopens for twice as long, up to maxOpenDurationMs', () => {
+    const { circuit, clock, fail } = breaker();
+    fail(3);
+    const durations: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      clock.ms += circuit.remainingOpenMs();
+      expect(circuit.canPass()).toBe(true);
+      circuit.recordFailure();
+      expect(circuit.state).toBe('open');
+      durations.push(circuit.remainingOpenMs());
+    }
+    expect(durations).toEqual([2_000, 4_000, 5_000, 5_000, 5_000]);
+  });
+
+  it('when results arrive while open, then they are ignored', () => {
+    const { circuit, clock, fail } = breaker();
+    fail(3);
+    clock.ms = 500;
+    circuit.recordSuccess();
+    circuit.recordFailure();
+    expect(circuit.state).toBe('open');
+    expect(circuit.remainingOpenMs()).toBe(500);
+  });
+
+  it('when half-open probes never report back, then it probes again after another open period', () => {
+    const { circuit, clock, fail } = breaker();
+    fail(3);
+    clock.ms = 1_000;
+    expect(circuit.canPass()).toBe(true);
+    clock.ms = 1_999;
+    expect(circuit.canPass()).toBe(false);
+    clock.ms = 2_000;
+    expect(circuit.canPass()).toBe(true);
+    expect(circuit.state).toBe('half-open');
+  });
+
+  it('tells listeners about each change until they unsubscribe', () => {
+    const { circuit, clock, fail } = breaker();
+    const changes: string[] = [];
+    const unsubscribe = circuit.onStateChange((state, previous) =>
+      changes.push(`${previous}->${state}`),
+    );
+    fail(3);
+    clock.ms = 1_000;
+    circuit.canPass();
+    circuit.recordSuccess();
+    unsubscribe();
+    fail(3);
+    expect(changes).toEqual(['closed->open', 'open->half-open', 'half-open->closed']);
+  });
+
+  it.each([
+    { failureThreshold: 0 },
+    { openDurationMs: -1 },
+    { maxOpenDurationMs: 10 },
+    { halfOpenProbes: 0 },
+  ])('rejects invalid options %o with a RangeError', (overrides) => {
+    expect(() => breaker(overrides)).toThrow(RangeError);
+  });
+
+  it('only ever moves along the allowed edges, refuses calls while open and never waits past the maximum', () => {
+    const allowed = new Set([
+      'closed->open',
+      'open->half-open',
+      'half-open->closed',
+      'half-open->open',
+    ]);
+    const arbEvent = fc.oneof(
+      fc.constant('success' as const),
+      fc.constant('failure' as const),
+      fc.constant('call' as const),
+      fc.integer({ min: 1, max: 3_000 }),
+    );
+    fc.assert(
+      fc.property(fc.array(arbEvent, { maxLength: 100 }), (events) => {
+        const { circuit, clock } = breaker();
+        let last: CircuitState = 'closed';
+        circuit.onStateChange((state, previous) => {
+          expect(previous).toBe(last);
+          expect(allowed.has(`${previous}->${state}`)).toBe(true);
+          last = state;
+        });
+        for (const event of events) {
+          if (event === 'success') circuit.recordSuccess();
+          else if (event === 'failure') circuit.recordFailure();
+          else if (event === 'call') circuit.canPass();
+          else clock.ms += event;
+          expect(circuit.remainingOpenMs()).toBeLessThanOrEqual(5_000);
+          if (circuit.state === 'open') expect(circuit.canPass()).toBe(false);
+        }
+      }),
+    );
+  });
+});

@@ -1,0 +1,246 @@
+import fc from 'fast-check';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { KeyScheduler, type KeySchedulerOptions } from './key-scheduler.js';
+
+interface Item {
+  key: string;
+  seq: number;
+}
+
+/** A worker whose runs finish only when the test says so. */
+function controlledWorker() {
+  const running: Array<{ item: Item; finish: () => void; fail: (error: unknown) => void }> = [];
+  const started: Item[] = [];
+  const worker = (item: Item) =>
+    new Promise<void>((resolve, reject) => {
+      started.push(item);
+      running.push({ item, finish: resolve, fail: reject });
+    });
+  /** Finishes the run at `index` (in start order among those still running). */
+  const finish = async (index = 0, error?: unknown) => {
+    const [run] = running.splice(index, 1);
+    if (error === undefined) run?.finish();
+    else run?.fail(error);
+    await settle();
+  };
+  return { worker, running, started, finish };
+}
+
+const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+function scheduler(
+  overrides: Partial<KeySchedulerOptions<Item>> & Pick<KeySchedulerOptions<Item>, 'worker'>,
+) {
+  return new KeyScheduler<Item>({
+    maxInFlight: 10,
+    maxPending: 100,
+    onError: () => {},
+    ...overrides,
+  });
+}
+
+describe('KeyScheduler', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('when items of one key are pushed, then they run one at a time in push order', async () => {
+    const { worker, started, finish } = controlledWorker();
+    const keys = scheduler({ worker });
+    for (const seq of [1, 2, 3]) keys.push('a', { key: 'a', seq });
+    expect(started.map((item) => item.seq)).toEqual([1]);
+    await finish();
+    expect(started.map((item) => item.seq)).toEqual([1, 2]);
+    await finish();
+    await finish();
+    expect(started.map((item) => item.seq)).toEqual([1, 2, 3]);
+  });
+
+  it('when items of different keys are pushed, then they run at the same time', () => {
+    const { worker, running } = controlledWorker();
+    const keys = scheduler({ worker });
+    keys.push('a', { key: 'a', seq: 1 });
+    keys.push('b', { key: 'b', seq: 2 });
+    expect(running.map((run) => run.item.key)).toEqual(['a', 'b']);
+  });
+
+  it('when more keys are ready than maxInFlight, then the rest wait for a free slot in push order', async () => {
+    const { worker, running, finish } = controlledWorker();
+    const keys = scheduler({ worker, maxInFlight: 2 });
+    for (const [seq, key] of ['a', 'b', 'c', 'd'].entries()) keys.push(key, { key, seq });
+    expect(running.map((run) => run.item.key)).toEqual(['a', 'b']);
+    await finish(1);
+    expect(running.map((run) => run.item.key)).toEqual(['a', 'c']);
+  });
+
+  it('counts items waiting for their key as pending, and saturates at maxPending', async () => {
+    const { worker, running, finish } = controlledWorker();
+    const keys = scheduler({ worker, maxPending: 3 });
+    keys.push('a', { key: 'a', seq: 1 });
+    keys.push('a', { key: 'a', seq: 2 });
+    expect(keys.pending).toBe(2);
+    expect(running).toHaveLength(1);
+    expect(keys.isSaturated()).toBe(false);
+    keys.push('b', { key: 'b', seq: 3 });
+    expect(keys.isSaturated()).toBe(true);
+    await finish();
+    expect(keys.pending).toBe(2);
+    expect(keys.isSaturated()).toBe(false);
+  });
+
+  it('when pending drops below the threshold, then whenBelow resolves', async () => {
+    const { worker, finish } = controlledWorker();
+    const keys = scheduler({ worker });
+    for (const seq of [1, 2, 3]) keys.push(`k${seq}`, { key: `k${seq}`, seq });
+    const below = vi.fn();
+    void keys.whenBelow(2).then(below);
+    await finish();
+    expect(below).not.toHaveBeenCalled();
+    await finish();
+    expect(below).toHaveBeenCalledOnce();
+  });
+
+  it('when nothing is pending, then idle resolves at once; otherwise once all items finish', async () => {
+    const { worker, finish } = controlledWorker();
+    const keys = scheduler({ worker });
+    await keys.idle();
+    keys.push('a', { key: 'a', seq: 1 });
+    keys.push('a', { key: 'a', seq: 2 });
+    const idle = vi.fn();
+    void keys.idle().then(idle);
+    await finish();
+    expect(idle).not.toHaveBeenCalled();
+    await finish();
+    expect(idle).toHaveBeenCalledOnce();
+  });
+
+  it('when cleared, then matching queued items are dropped and returned but running ones are kept', async () => {
+    const { worker, started, finish } = controlledWorker();
+    const keys = scheduler({ worker, maxInFlight: 1 });
+    const items: Item[] = [
+      { key: 'p0', seq: 1 },
+      { key: 'p0', seq: 2 },
+      { key: 'p1', seq: 3 },
+      { key: 'p0', seq: 4 },
+    ];
+    for (const item of items) keys.push(item.key, item);
+    const dropped = keys.clear((_, key) => key === 'p0');
+    expect(dropped.map((item) => item.seq)).toEqual([2, 4]);
+    expect(keys.pending).toBe(2);
+    await finish();
+    await finish();
+    expect(started.map((item) => item.seq)).toEqual([1, 3]);
+    await keys.idle();
+  });
+
+  it('when the worker throws, then onError gets the error and the key moves on to its next item', async () => {
+    const { worker, started, finish } = controlledWorker();
+    const onError = vi.fn();
+    const keys = scheduler({ worker, onError });
+    keys.push('a', { key: 'a', seq: 1 });
+    keys.push('a', { key: 'a', seq: 2 });
+    const boom = new Error('boom');
+    await finish(0, boom);
+    expect(onError).toHaveBeenCalledWith(boom, { key: 'a', seq: 1 });
+    expect(started.map((item) => item.seq)).toEqual([1, 2]);
+  });
+
+  it('when the worker throws synchronously, then onError still gets the error', async () => {
+    const onError = vi.fn();
+    const keys = scheduler({
+      worker: () => {
+        throw new Error('sync');
+      },
+      onError,
+    });
+    keys.push('a', { key: 'a', seq: 1 });
+    await keys.idle();
+    expect(onError).toHaveBeenCalledWith(new Error('sync'), { key: 'a', seq: 1 });
+  });
+
+  it.each([{ maxInFlight: 0 }, { maxPending: 0 }])(
+    'rejects invalid options %o with a RangeError',
+    (options) => {
+      expect(() => scheduler({ worker: async () => {}, ...options })).toThrow(RangeError);
+    },
+  );
+
+  it('keeps per-key push order, never exceeds maxInFlight and leaves no slot idle while a key has work', async () => {
+    const arbCommand = fc.oneof(
+      fc.record({ push: fc.constantFrom('a', 'b', 'c', 'd', 'e') }),
+      fc.record({ finish: fc.nat() }),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 4 }),
+        fc.array(arbCommand, { maxLength: 60 }),
+        async (maxInFlight, commands) => {
+          const { worker, running, started, finish } = controlledWorker();
+          const keys = scheduler({ worker, maxInFlight });
+          const pushed: Item[] = [];
+          const check = () => {
+            const runningKeys = running.map((run) => run.item.key);
+            expect(new Set(runningKeys).size).toBe(runningKeys.length);
+            // Work-conserving: every key with work runs unless all slots are taken.
+            const done = started.filter((item) => !running.some((run) => run.item === item));
+            const keysWithWork = new Set(
+              pushed.filter((item) => !done.includes(item)).map((item) => item.key),
+            );
+            expect(running.length).toBe(Math.min(maxInFlight, keysWithWork.size));
+          };
+          for (const command of commands) {
+            if ('push' in command) {
+              const item = { key: command.push, seq: pushed.length };
+              pushed.push(item);
+              keys.push(item.key, item);
+            } else if (running.length > 0) {
+              await finish(command.finish % running.length);
+            }
+            check();
+          }
+          while (running.length > 0) {
+            await finish(running.length - 1);
+            check();
+          }
+          await keys.idle();
+          for (const key of new Set(pushed.map((item) => item.key))) {
+            const order = (items: Item[]) => items.filter((item) => item.key === key);
+            expect(order(started)).toEqual(order(pushed));
+          }
+          expect(started).toHaveLength(pushed.length);
+        },
+      ),
+    );
+  });
+
+  it('keeps per-key order under random delays on fake timers', async () => {
+    vi.useFakeTimers();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ key: fc.constantFrom('a', 'b', 'c'), delay: fc.nat(50) }), {
+          maxLength: 30,
+        }),
+        async (items) => {
+          const finished: number[] = [];
+          const keys = new KeyScheduler<number>({
+            worker: async (index) => {
+              await new Promise((resolve) => setTimeout(resolve, items[index]?.delay));
+              finished.push(index);
+            },
+            maxInFlight: 2,
+            maxPending: 100,
+            onError: () => {},
+          });
+          for (const [index, item] of items.entries()) keys.push(item.key, index);
+          await vi.runAllTimersAsync();
+          await keys.idle();
+          for (const key of ['a', 'b', 'c']) {
+            const ofKey = (indexes: number[]) =>
+              indexes.filter((index) => items[index]?.key === key);
+            expect(ofKey(finished)).toEqual(ofKey(items.map((_, index) => index)));
+          }
+        },
+      ),
+    );
+  });
+});

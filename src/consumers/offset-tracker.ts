@@ -1,0 +1,119 @@
+/**
+ * Offsets of ONE partition that were received and are not finished yet. Offsets are decimal
+ * strings that may exceed 2^53, so they are BigInts inside. They arrive in increasing order,
+ * possibly with gaps (compaction, transaction markers), and may finish in any order.
+ */
+export class PartitionOffsets {
+  // From the lowest unfinished offset up, in arrival order; true once finished. Finished entries
+  // at the front are dropped, so the first key is always the lowest unfinished offset.
+  readonly #window = new Map<bigint, boolean>();
+  #highestTracked: bigint | undefined;
+  // The last committed position; before any commit, the first offset received, since committing
+  // that would not move the group forward.
+  #committed: bigint | undefined;
+  #inFlight = 0;
+
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
+  /**
+   * Returns false, tracking nothing, for an offset not above the highest one tracked: that is a
+   * redelivery of a message already in hand. Call forget() on the tracker before seeking back.
+   */
+  track(offset: string): boolean {
+    const value = BigInt(offset);
+    if (this.#highestTracked !== undefined && value <= this.#highestTracked) return false;
+    this.#highestTracked = value;
+    this.#committed ??= value;
+    this.#window.set(value, false);
+    this.#inFlight++;
+    return true;
+  }
+
+  /** Returns false for an offset that is not tracked or already finished. */
+  finish(offset: string): boolean {
+    const value = BigInt(offset);
+    if (this.#window.get(value) !== false) return false;
+    this.#window.set(value, true);
+    this.#inFlight--;
+    for (const [tracked, finished] of this.#window) {
+      if (!finished) break;
+      this.#window.delete(tracked);
+    }
+    return true;
+  }
+
+  /**
+   * The offset to commit (Kafka's "next offset to read"): the lowest unfinished offset, or the
+   * highest tracked + 1 when all are finished; undefined when that would not move past the
+   * last commit.
+   */
+  committable(): string | undefined {
+    const [lowestUnfinished] = this.#window.keys();
+    const highest = this.#highestTracked;
+    const next = lowestUnfinished ?? (highest === undefined ? undefined : highest + 1n);
+    const committed = this.#committed;
+    if (next === undefined || committed === undefined || next <= committed) return undefined;
+    return next.toString();
+  }
+
+  markCommitted(offset: string): void {
+    const value = BigInt(offset);
+    if (this.#committed === undefined || value > this.#committed) this.#committed = value;
+  }
+}
+
+export interface TopicPartitionOffset {
+  topic: string;
+  partition: number;
+  offset: string;
+}
+
+interface Entry {
+  topic: string;
+  partition: number;
+  offsets: PartitionOffsets;
+}
+
+/** PartitionOffsets for every partition this consumer holds, keyed by `topic:partition`. */
+export class OffsetTracker {
+  // Kafka topic names cannot contain ':', so the key is unambiguous.
+  readonly #partitions = new Map<string, Entry>();
+
+  track(topic: string, partition: number, offset: string): boolean {
+    const key = `${topic}:${partition}`;
+    let entry = this.#partitions.get(key);
+    if (entry === undefined) {
+      entry = { topic, partition, offsets: new PartitionOffsets() };
+      this.#partitions.set(key, entry);
+    }
+    return entry.offsets.track(offset);
+  }
+
+  /** Returns false when the partition was forgotten (revoked) meanwhile, or the offset unknown. */
+  finish(topic: string, partition: number, offset: string): boolean {
+    return this.#partitions.get(`${topic}:${partition}`)?.offsets.finish(offset) ?? false;
+  }
+
+  /** One entry per partition whose commit position can move forward. */
+  committableOffsets(): TopicPartitionOffset[] {
+    const result: TopicPartitionOffset[] = [];
+    for (const { topic, partition, offsets } of this.#partitions.values()) {
+      const offset = offsets.committable();
+      if (offset !== undefined) result.push({ topic, partition, offset });
+    }
+    return result;
+  }
+
+  /** Call with what was committed, once the commit succeeded. */
+  markCommitted(committed: readonly TopicPartitionOffset[]): void {
+    for (const { topic, partition, offset } of committed) {
+      this.#partitions.get(`${topic}:${partition}`)?.offsets.markCommitted(offset);
+    }
+  }
+
+  forget(topic: string, partition: number): void {
+    this.#partitions.delete(`${topic}:${partition}`);
+  }
+}
