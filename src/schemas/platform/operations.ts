@@ -20,45 +20,62 @@ export const CreateDraftRequest = Contract.omit({ id: true, status: true, docume
 export const CreateDraftResult = Contract;
 
 /** The form fields of add-by-file; the file itself travels as the multipart `file` part. */
-export const AddDocumentByFileRequest = z
-  .object({ ...contractRef, title: NonEmptyString, fileSuffix: FileSuffix })
-  .refine(hasContractRef, contractRefRule);
+export const AddDocumentByFileFields = z.object({
+  ...contractRef,
+  title: NonEmptyString,
+  fileSuffix: FileSuffix,
+});
+export const AddDocumentByFileRequest = AddDocumentByFileFields.refine(
+  hasContractRef,
+  contractRefRule,
+);
 
-export const AddDocumentByTemplateRequest = z
-  .object({
-    ...contractRef,
-    title: NonEmptyString,
-    templateId: NonEmptyString,
-    templateParams: z.array(TemplateParam.pick({ name: true, value: true })).optional(),
-  })
-  .refine(hasContractRef, contractRefRule);
+export const AddDocumentByTemplateFields = z.object({
+  ...contractRef,
+  title: NonEmptyString,
+  templateId: NonEmptyString,
+  templateParams: z.array(TemplateParam.pick({ name: true, value: true })).optional(),
+});
+export const AddDocumentByTemplateRequest = AddDocumentByTemplateFields.refine(
+  hasContractRef,
+  contractRefRule,
+);
 
 export const DocumentAddedResult = z.object({ documentId: z.string() });
 
-export const InitiateContractRequest = z
-  .object({ ...contractRef, stampers: z.array(Stamper).optional() })
-  .refine(hasContractRef, contractRefRule);
+export const InitiateContractFields = z.object({
+  ...contractRef,
+  stampers: z.array(Stamper).optional(),
+});
+export const InitiateContractRequest = InitiateContractFields.refine(
+  hasContractRef,
+  contractRefRule,
+);
 
-export const ApproveContractRequest = z
-  .object({ ...contractRef, pass: z.boolean(), comment: z.string().optional() })
-  .refine(hasContractRef, contractRefRule);
+export const ApproveContractFields = z.object({
+  ...contractRef,
+  pass: z.boolean(),
+  comment: z.string().optional(),
+});
+export const ApproveContractRequest = ApproveContractFields.refine(hasContractRef, contractRefRule);
 
-export const RemindSignatoriesRequest = z
-  .object({
-    ...contractRef,
-    signatoryId: z.string().optional(),
-    onlySigning: z.boolean().optional(),
-  })
-  .refine(hasContractRef, contractRefRule);
+export const RemindSignatoriesFields = z.object({
+  ...contractRef,
+  signatoryId: z.string().optional(),
+  onlySigning: z.boolean().optional(),
+});
+export const RemindSignatoriesRequest = RemindSignatoriesFields.refine(
+  hasContractRef,
+  contractRefRule,
+);
 
-export const AddSignatoryRequest = z
-  .object({
-    ...contractRef,
-    contractId: LongId.optional(),
-    signatory: AddSignatorySignatory,
-    locateAllStamperKeywords: z.boolean().optional(),
-  })
-  .refine(hasContractRef, contractRefRule);
+export const AddSignatoryFields = z.object({
+  ...contractRef,
+  contractId: LongId.optional(),
+  signatory: AddSignatorySignatory,
+  locateAllStamperKeywords: z.boolean().optional(),
+});
+export const AddSignatoryRequest = AddSignatoryFields.refine(hasContractRef, contractRefRule);
 
 export const AddSignatoryResult = Signatory.partial({ tenantType: true });
 

@@ -77,24 +77,32 @@ const stamperLocation = {
   offsetY: z.number().finite().optional(),
 };
 
-const locatedByKeywordOrPage = (s: { keyword?: string | undefined; page?: number | undefined }) =>
-  s.keyword !== undefined || s.page !== undefined;
-const locationRule = {
+export const locatedByKeywordOrPage = (s: {
+  keyword?: string | undefined;
+  page?: number | undefined;
+}) => s.keyword !== undefined || s.page !== undefined;
+export const locationRule = {
   message: 'a position is located by keyword or by page',
   path: ['keyword'],
 };
 
-/** A signing position given at initiation (`/v2/contract/send`). */
-export const Stamper = z
-  .object({
-    ...stamperLocation,
-    actionId: z.string().optional(),
-    signatoryId: z.string().optional(),
-    type: StamperType,
-    page: z.number().int().min(0).optional(),
-    sealId: z.undefined({ error: 'sealId is not yet supported at initiation' }).optional(),
-  })
-  .refine(locatedByKeywordOrPage, locationRule)
+/** The fields of a signing position given at initiation (`/v2/contract/send`). */
+export const StamperFields = z.object({
+  ...stamperLocation,
+  actionId: z.string().optional(),
+  signatoryId: z.string().optional(),
+  type: StamperType,
+  page: z.number().int().min(0).optional(),
+  sealId: z.undefined({ error: 'sealId is not yet supported at initiation' }).optional(),
+});
+
+/** Company positions (seals) hang on a signing action; individual ones on a signatory. */
+export function isCompanyPosition(type: string): boolean {
+  return type === 'COMPANY' || type === 'LP' || type === 'ACROSS_PAGE';
+}
+
+/** A signing position given at initiation, with the rules that tie its fields together. */
+export const Stamper = StamperFields.refine(locatedByKeywordOrPage, locationRule)
   .refine((s) => s.type !== 'PERSONAL' || Boolean(s.signatoryId), {
     message: 'an individual (PERSONAL) position needs signatoryId',
     path: ['signatoryId'],
@@ -103,10 +111,6 @@ export const Stamper = z
     message: 'a company position (COMPANY, LP, ACROSS_PAGE) needs actionId',
     path: ['actionId'],
   });
-
-function isCompanyPosition(type: string): boolean {
-  return type === 'COMPANY' || type === 'LP' || type === 'ACROSS_PAGE';
-}
 
 /** A signing position in add-signatory, with the extra sizing and across-page fields. */
 export const AddSignatoryStamper = z
