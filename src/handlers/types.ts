@@ -1,0 +1,69 @@
+/**
+ * The seam between the consumer and the use cases. A handler runs one command against the
+ * platform and says how it ended; the consumer decides, from that outcome alone, whether to
+ * publish, wait and run the handler again, or give up. Handlers never see Kafka.
+ */
+import type { Logger } from 'pino';
+import type { SigningBridgeError } from '../errors.js';
+import type { Command } from '../schemas/messages/topics.js';
+import type { CommandType, EventData, EventType } from '../schemas/messages/events.js';
+
+/** One event to publish: its type, the step it belongs to (for its id), and its data. */
+export interface PendingEvent<T extends EventType = EventType> {
+  readonly type: T;
+  readonly step: string;
+  readonly data: EventData<T>;
+}
+
+/**
+ * What the ledger remembers of one step of a command. `started` without `done` means an earlier
+ * attempt may have reached the platform and its outcome is unknown: the handler reconciles.
+ */
+export interface StepRecord {
+  readonly state: 'started' | 'done';
+  /** What the step produced (contractId, documentId, ...), once done. */
+  readonly result?: Readonly<Record<string, unknown>>;
+}
+
+export interface CommandProgress {
+  /** The contract's id once known, from this command or an earlier one of the same bizId. */
+  readonly contractId?: string | undefined;
+  readonly steps: Readonly<Record<string, StepRecord>>;
+}
+
+export interface CommandContext<T extends CommandType = CommandType> {
+  readonly type: T;
+  readonly command: Command<T>;
+  readonly progress: CommandProgress;
+  /**
+   * Makes a step's state durable in the ledger before the call it announces (`started`) or after
+   * it (`done`, with its result and the step's events, published in the same write).
+   */
+  record(step: string, record: StepRecord, events?: readonly PendingEvent[]): Promise<void>;
+  readonly signal: AbortSignal;
+  readonly log: Logger;
+}
+
+/** How one run of a handler ended. */
+export type Outcome =
+  /** The command is done; `event` is its terminal result event. */
+  | { readonly kind: 'completed'; readonly event: PendingEvent }
+  /** The platform refused for good (a business code, or a request it calls invalid). */
+  | { readonly kind: 'failed'; readonly step: string; readonly error: SigningBridgeError }
+  /**
+   * Worth another run later: `transient` (upstream trouble, counts against the retry budget and
+   * the circuit breaker) or `not-found` (the contract does not exist yet: a command racing its
+   * create on another topic; waits up to the precondition timeout).
+   */
+  | {
+      readonly kind: 'retry';
+      readonly reason: 'transient' | 'not-found';
+      readonly step: string;
+      readonly error: SigningBridgeError;
+    };
+
+export type Handler<T extends CommandType = CommandType> = (
+  context: CommandContext<T>,
+) => Promise<Outcome>;
+
+export type Handlers = { readonly [T in CommandType]: Handler<T> };
