@@ -66,6 +66,8 @@ export class FileRejected extends SigningBridgeError<
 export class PlatformRejected extends SigningBridgeError<
   CallContext & {
     platformCode: string;
+    /** The code exactly as the platform sent it (e.g. padded `00001101`). */
+    rawCode: string;
     platformName: string | undefined;
     platformMessage: string;
     httpStatus: number;

@@ -20,19 +20,26 @@ export type ResponseBody = z.infer<typeof ResponseBody>;
 
 export type EnvelopeOutcome =
   | { readonly ok: true; readonly result: unknown }
-  | { readonly ok: false; readonly code: string; readonly message: string };
+  | {
+      readonly ok: false;
+      /** Canonical: decimal without padding, the key of PLATFORM_CODES. */
+      readonly code: string;
+      /** As the body carried it (`responseCode` when present), for codes the table lacks. */
+      readonly rawCode: string;
+      readonly message: string;
+    };
 
 /** Success is `code == 0` or `responseCode == "00000000"`; any other code is a failure. */
 export function readEnvelope(body: ResponseBody): EnvelopeOutcome {
   if (body.code === SUCCESS_CODE_A || body.responseCode === SUCCESS_CODE_B) {
     return { ok: true, result: body.result };
   }
-  return { ok: false, code: canonicalCode(body), message: body.message ?? '' };
+  const rawCode = body.responseCode ?? String(body.code);
+  return { ok: false, code: canonicalCode(rawCode), rawCode, message: body.message ?? '' };
 }
 
 /** Codes as decimal strings without padding, so `1101`, `"1101"` and `"00001101"` are one code. */
-function canonicalCode(body: ResponseBody): string {
-  const raw = body.responseCode ?? String(body.code);
+function canonicalCode(raw: string): string {
   return /^\d+$/.test(raw) ? String(Number(raw)) : raw;
 }
 

@@ -114,3 +114,16 @@ export const LIMITS = {
   rotationDegrees: { min: 0, max: 360 },
   messageMaxLength: 200,
 } as const;
+
+export type TenantType = z.infer<typeof TenantType>;
+export type ContactType = z.infer<typeof ContactType>;
+export type ContractStatus = z.infer<typeof ContractStatus>;
+export type SignatoryStatus = z.infer<typeof SignatoryStatus>;
+export type ActionStatus = z.infer<typeof ActionStatus>;
+export type ActionType = z.infer<typeof ActionType>;
+export type AddSignatoryActionType = z.infer<typeof AddSignatoryActionType>;
+export type StamperType = z.infer<typeof StamperType>;
+export type AddSignatoryStamperType = z.infer<typeof AddSignatoryStamperType>;
+export type AcrossType = z.infer<typeof AcrossType>;
+export type TemplateParamType = z.infer<typeof TemplateParamType>;
+export type FileSuffix = z.infer<typeof FileSuffix>;
