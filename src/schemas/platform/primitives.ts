@@ -37,7 +37,8 @@ export const LongId = z
     z.string().regex(/^\d{1,19}$/, 'must be a decimal Long'),
     z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
   ])
-  .transform(String);
+  .transform(String)
+  .pipe(z.string());
 
 export const NonEmptyString = z.string().trim().min(1, 'must not be empty');
 

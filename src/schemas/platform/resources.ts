@@ -93,7 +93,7 @@ export const StamperFields = z.object({
   signatoryId: z.string().optional(),
   type: StamperType,
   page: z.number().int().min(0).optional(),
-  sealId: z.undefined({ error: 'sealId is not yet supported at initiation' }).optional(),
+  sealId: z.never({ error: 'sealId is not yet supported at initiation' }).optional(),
 });
 
 /** Company positions (seals) hang on a signing action; individual ones on a signatory. */
