@@ -93,20 +93,67 @@ export const PreconditionTimedOut = z.object({
   error: ErrorInfo,
 });
 
-/** Every event type, its data schema, and whether it ends its command. */
+/** Every event type, its data schema, whether it ends a command, and what it means. */
 export const EVENTS = {
-  'signingbridge.draft.created': { data: DraftCreated, terminal: false },
-  'signingbridge.document.added': { data: DocumentAdded, terminal: 'add-document' },
-  'signingbridge.contract.initiated': { data: ContractInitiated, terminal: 'initiate' },
-  'signingbridge.approval.recorded': { data: ApprovalRecorded, terminal: 'approve' },
-  'signingbridge.reminder.sent': { data: ReminderSent, terminal: 'remind' },
-  'signingbridge.signatory.added': { data: SignatoryAdded, terminal: 'add-signatory' },
-  'signingbridge.contract.created': { data: ContractCreated, terminal: 'create-contract' },
-  'signingbridge.command.rejected': { data: CommandRejected, terminal: true },
-  'signingbridge.command.failed': { data: CommandFailed, terminal: true },
-  'signingbridge.command.gave-up': { data: CommandGaveUp, terminal: true },
-  'signingbridge.command.precondition-timed-out': { data: PreconditionTimedOut, terminal: true },
-} as const satisfies Record<string, { data: z.ZodType; terminal: boolean | CommandType }>;
+  'signingbridge.draft.created': {
+    data: DraftCreated,
+    terminal: false,
+    summary: 'A create-contract saga created its draft',
+  },
+  'signingbridge.document.added': {
+    data: DocumentAdded,
+    terminal: 'add-document',
+    summary: 'A document was added to a draft (ends add-document; a step of create-contract)',
+  },
+  'signingbridge.contract.initiated': {
+    data: ContractInitiated,
+    terminal: 'initiate',
+    summary: 'A contract was initiated: signatories are notified',
+  },
+  'signingbridge.approval.recorded': {
+    data: ApprovalRecorded,
+    terminal: 'approve',
+    summary: "An employee's approval (pass or reject) was recorded",
+  },
+  'signingbridge.reminder.sent': {
+    data: ReminderSent,
+    terminal: 'remind',
+    summary: 'The signatories were reminded',
+  },
+  'signingbridge.signatory.added': {
+    data: SignatoryAdded,
+    terminal: 'add-signatory',
+    summary: 'A signatory was added to an initiated contract',
+  },
+  'signingbridge.contract.created': {
+    data: ContractCreated,
+    terminal: 'create-contract',
+    summary: 'A create-contract saga finished: draft, documents and initiation when asked',
+  },
+  'signingbridge.command.rejected': {
+    data: CommandRejected,
+    terminal: true,
+    summary: 'A command could not be read or broke a rule; a copy went to the dead-letter topic',
+  },
+  'signingbridge.command.failed': {
+    data: CommandFailed,
+    terminal: true,
+    summary: 'The platform refused a step with a business code',
+  },
+  'signingbridge.command.gave-up': {
+    data: CommandGaveUp,
+    terminal: true,
+    summary: 'A step kept failing transiently until the retry budget ran out',
+  },
+  'signingbridge.command.precondition-timed-out': {
+    data: PreconditionTimedOut,
+    terminal: true,
+    summary: 'The contract a command addresses did not appear in time',
+  },
+} as const satisfies Record<
+  string,
+  { data: z.ZodType; terminal: boolean | CommandType; summary: string }
+>;
 
 export type EventType = keyof typeof EVENTS;
 export type EventData<T extends EventType> = z.infer<(typeof EVENTS)[T]['data']>;

@@ -1,0 +1,18 @@
+/** Every file derived from the schemas, by path, with its exact content. */
+import { readFileSync } from 'node:fs';
+import { asyncApiDocument } from './asyncapi.js';
+import { jsonSchemaFiles } from './json-schemas.js';
+import { platformCodesMarkdown } from './platform-codes-doc.js';
+
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+export function generatedFiles(repoRoot: string): Map<string, string> {
+  const { version } = JSON.parse(readFileSync(`${repoRoot}/package.json`, 'utf8')) as {
+    version: string;
+  };
+  const files = new Map<string, string>();
+  for (const [path, schema] of jsonSchemaFiles()) files.set(path, json(schema));
+  files.set('schemas/asyncapi.json', json(asyncApiDocument(version)));
+  files.set('docs/platform-codes.md', platformCodesMarkdown());
+  return files;
+}
