@@ -2,6 +2,7 @@
 /**
  * The `signing-bridge` command line. Each subcommand lives in its own module, loaded only when
  * it is chosen, so `simulator` never loads kafkajs and `run` never loads the simulator.
+ * (The demo is `npm run demo`: it also assembles a local Kafka broker, a development tool.)
  */
 import { stderr, stdout } from 'node:process';
 
@@ -18,10 +19,6 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
   simulator: {
     summary: 'serve a local simulator of the signing platform',
     load: () => import('./simulator-command.js'),
-  },
-  demo: {
-    summary: 'start a local broker, the simulator and the bridge, and show every command type',
-    load: () => import('./demo-command.js'),
   },
 };
 
