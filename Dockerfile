@@ -1,0 +1,45 @@
+# syntax=docker/dockerfile:1
+#
+# signing-bridge: `run` (the service, the default command) or `simulator` (dev and demo only).
+#   docker build -t signing-bridge:0.1.0 .
+#   docker run --rm --env-file bridge.env -p 8080:8080 signing-bridge:0.1.0
+#   docker run --rm -p 8080:8080 signing-bridge:0.1.0 simulator --help
+# See docs/deployment.md.
+
+# One base for both stages, so the code is compiled by the Node that runs it. The tag matches
+# .nvmrc (20) and package.json engines (>=20.19.0); a registry-aware bot (Renovate) should add
+# the digest (`node:20.20.2-bookworm-slim@sha256:...`), which cannot be looked up from here.
+FROM node:20.20.2-bookworm-slim AS base
+WORKDIR /app
+
+FROM base AS build
+COPY package.json package-lock.json ./
+# No dependency needs its install script to compile (esbuild's serves only tsx and vitest).
+RUN npm ci --ignore-scripts
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build
+
+FROM base AS runtime
+# tini as PID 1 rather than node: the kernel drops signals that PID 1 has no handler for, so a
+# SIGTERM arriving before the service installs its handler (or sent to the simulator) would be
+# ignored until the kubelet's SIGKILL. tini forwards it to node, which shuts down gracefully
+# (docs/design.md, "Shutdown"), and reaps zombies.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends tini \
+  && rm -rf /var/lib/apt/lists/*
+ENV NODE_ENV=production
+COPY package.json package-lock.json ./
+# No production dependency has an install script; the cache would only weigh on the image.
+RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
+COPY --from=build /app/dist ./dist
+COPY fixtures ./fixtures
+# The files stay root-owned (read-only to the service). Numeric uid:gid of the base image's
+# `node` user, because Kubernetes' runAsNonRoot can verify only a numeric user.
+USER 1000:1000
+# HTTP_PORT: /healthz, /readyz and /metrics.
+EXPOSE 8080
+# No HEALTHCHECK: Kubernetes ignores it (the chart's probes do the job), and the slim image has
+# no curl to run one with.
+ENTRYPOINT ["/usr/bin/tini", "--", "node", "dist/cli/main.js"]
+CMD ["run"]
