@@ -1,0 +1,111 @@
+/**
+ * Against real local sockets, because "was the request written?" is a property of the socket
+ * that a mock cannot show.
+ */
+import { once } from 'node:events';
+import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
+import { errors, Pool } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ExchangeFailed, exchange } from './http-exchange.js';
+
+const servers: Server[] = [];
+const pools: Pool[] = [];
+
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((pool) => pool.destroy()));
+  for (const server of servers.splice(0)) server.close();
+});
+
+/** A raw TCP server; `onRequest` runs once the whole request (headers and body) has arrived. */
+async function serve(onRequest: (socket: Socket) => void): Promise<string> {
+  const server = createServer((socket) => {
+    let received = '';
+    socket.on('data', (chunk) => {
+      received += chunk.toString('latin1');
+      const end = received.indexOf('\r\n\r\n');
+      const length = Number(/content-length: (\d+)/i.exec(received)?.[1] ?? 0);
+      if (end >= 0 && received.length >= end + 4 + length) onRequest(socket);
+    });
+    socket.on('error', () => {});
+  });
+  servers.push(server);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+function post(
+  origin: string,
+  options: { headersTimeoutMs?: number; bodyTimeoutMs?: number; signal?: AbortSignal } = {},
+) {
+  const pool = new Pool(origin);
+  pools.push(pool);
+  return exchange(pool, {
+    origin,
+    path: '/v2/contract/send',
+    headers: {},
+    body: '{"bizId":"b"}',
+    ...options,
+  });
+}
+
+async function failure(promise: Promise<unknown>): Promise<ExchangeFailed> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ExchangeFailed);
+  return error as ExchangeFailed;
+}
+
+describe('exchange', () => {
+  it('when the server answers, then status and body come back', async () => {
+    const body = '{"code":441}';
+    const origin = await serve((socket) =>
+      socket.end(`HTTP/1.1 441 Auth\r\ncontent-length: ${body.length}\r\n\r\n${body}`),
+    );
+    await expect(post(origin)).resolves.toEqual({ statusCode: 441, body });
+  });
+
+  it('when nothing listens, then it fails as not sent with ECONNREFUSED', async () => {
+    const origin = await serve(() => {});
+    const server = servers.pop();
+    server?.close();
+    if (server) await once(server, 'close');
+    const error = await failure(post(origin));
+    expect(error.requestSent).toBe(false);
+    expect(JSON.stringify(error.cause, ['code', 'errors'])).toContain('ECONNREFUSED');
+  });
+
+  it('when the server closes the connection after reading the request, then it was sent', async () => {
+    const origin = await serve((socket) => socket.destroy());
+    const error = await failure(post(origin));
+    expect(error.requestSent).toBe(true);
+    expect(error.cause).toBeInstanceOf(errors.SocketError);
+  });
+
+  it('when the headers do not come in time, then it was sent and the cause is the headers timeout', async () => {
+    const origin = await serve(() => {});
+    const error = await failure(post(origin, { headersTimeoutMs: 100 }));
+    expect(error.requestSent).toBe(true);
+    expect(error.cause).toBeInstanceOf(errors.HeadersTimeoutError);
+  });
+
+  it('when the body stalls, then it was sent and the cause is the body timeout', async () => {
+    const origin = await serve((socket) =>
+      socket.write('HTTP/1.1 200 OK\r\ncontent-length: 50\r\n\r\n{"co'),
+    );
+    const error = await failure(post(origin, { bodyTimeoutMs: 100 }));
+    expect(error.requestSent).toBe(true);
+    expect(error.cause).toBeInstanceOf(errors.BodyTimeoutError);
+  });
+
+  it('when the caller aborts while waiting, then it settles at once with the reason', async () => {
+    const origin = await serve(() => {});
+    const controller = new AbortController();
+    const pending = post(origin, { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('shutting down')), 50);
+    const error = await failure(pending);
+    expect((error.cause as Error).message).toBe('shutting down');
+  });
+});

@@ -1,0 +1,18 @@
+export type { AddDocumentByFileInput, CallOptions } from './client.js';
+export { SigningClient } from './client.js';
+export type { FileSource } from './file-upload.js';
+export type {
+  CallInfo,
+  RetrySettings,
+  SigningClientOptions,
+  Timeouts,
+} from './settings.js';
+export { DEFAULTS as CLIENT_DEFAULTS } from './settings.js';
+export type { AuthHeaderNames, AuthValues, RequestSigner, SignerInput } from './signature.js';
+export {
+  authHeaderNames,
+  authHeaders,
+  DEFAULT_HEADER_PREFIX,
+  md5Signature,
+  md5Signer,
+} from './signature.js';

@@ -1,0 +1,105 @@
+/**
+ * One result model for both envelopes. The JSON body is read before the HTTP status, because
+ * the platform answers authentication failures as HTTP 441/442 with an ordinary error body.
+ */
+import type { z } from 'zod';
+import {
+  type CallContext,
+  PlatformRejected,
+  ResponseInvalid,
+  UnexpectedHttpStatus,
+} from '../errors.js';
+import { findPlatformCode } from '../schemas/platform/codes.js';
+import { ResponseBody, readEnvelope } from '../schemas/platform/envelopes.js';
+import { invalidFields } from './validation.js';
+
+export interface HttpAnswer {
+  readonly statusCode: number;
+  readonly body: string;
+}
+
+const EXCERPT_LENGTH = 200;
+
+/** The operation's result, or the error the answer amounts to. */
+export function readResponse<R extends z.ZodType>(
+  resultSchema: R,
+  answer: HttpAnswer,
+  context: CallContext,
+): z.output<R> {
+  const body = envelopeOf(answer.body);
+  if (body === undefined) throw withoutEnvelope(answer, context);
+  const outcome = readEnvelope(body);
+  if (!outcome.ok) {
+    throw platformRejected(outcome.code, outcome.rawCode, outcome.message, answer, context);
+  }
+  const result = resultSchema.safeParse(outcome.result);
+  if (result.success) return result.data;
+  throw new ResponseInvalid(`${context.operation}: the platform's result does not match the spec`, {
+    details: { ...context, httpStatus: answer.statusCode, fields: invalidFields(result.error) },
+  });
+}
+
+function envelopeOf(text: string): ResponseBody | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const parsed = ResponseBody.safeParse(json);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** A code the table lacks is kept as it came, with family 'unknown': never swallowed. */
+function platformRejected(
+  code: string,
+  rawCode: string,
+  message: string,
+  answer: HttpAnswer,
+  context: CallContext,
+): PlatformRejected {
+  const known = findPlatformCode(code);
+  const label = known ? `${code} ${known.name}` : `unknown code ${rawCode}`;
+  return new PlatformRejected(
+    `${context.operation} rejected by the platform: ${label}: ${message}`,
+    {
+      details: {
+        ...context,
+        platformCode: code,
+        rawCode,
+        platformName: known?.name,
+        platformMessage: message,
+        httpStatus: answer.statusCode,
+        family: known?.family ?? 'unknown',
+      },
+    },
+  );
+}
+
+/**
+ * No envelope: a status the code table knows (429, 441, ...) is still the platform speaking;
+ * anything else non-2xx came from something in between (a proxy's 502, a gateway's 504).
+ */
+function withoutEnvelope(answer: HttpAnswer, context: CallContext): Error {
+  const { statusCode } = answer;
+  const known = findPlatformCode(String(statusCode));
+  if (known?.httpStatus === statusCode) {
+    return platformRejected(known.code, known.code, known.meaning, answer, context);
+  }
+  if (statusCode >= 200 && statusCode < 300) {
+    return new ResponseInvalid(`${context.operation}: HTTP ${statusCode} without a JSON envelope`, {
+      details: {
+        ...context,
+        httpStatus: statusCode,
+        fields: [{ path: '(body)', rule: 'must be a JSON object with code or responseCode' }],
+      },
+    });
+  }
+  return new UnexpectedHttpStatus(`${context.operation}: unexpected HTTP ${statusCode}`, {
+    details: {
+      ...context,
+      httpStatus: statusCode,
+      bodyExcerpt: answer.body.slice(0, EXCERPT_LENGTH),
+    },
+  });
+}

@@ -1,0 +1,137 @@
+/**
+ * The client's options, checked once at construction and completed with defaults, so the rest
+ * of the client reads plain values. The secret is checked but never quoted.
+ */
+import type { Dispatcher } from 'undici';
+import { z } from 'zod';
+import { ConfigInvalid, type SigningBridgeError } from '../errors.js';
+import { DEFAULT_HEADER_PREFIX, md5Signer, type RequestSigner } from './signature.js';
+import { invalidFields } from './validation.js';
+
+/** One report per HTTP attempt, for metrics and logs; `error` is absent on success. */
+export interface CallInfo {
+  readonly operation: string;
+  readonly bizId?: string | undefined;
+  readonly contractId?: string | undefined;
+  /** 0-based; retries have attempt > 0. */
+  readonly attempt: number;
+  readonly durationMs: number;
+  readonly httpStatus?: number | undefined;
+  readonly error?: SigningBridgeError | undefined;
+}
+
+export interface Timeouts {
+  /** TCP connect; applies only to the pool the client builds itself. */
+  readonly connectMs: number;
+  /** From the request written to the response headers. */
+  readonly headersMs: number;
+  /** Between two chunks of the response body. */
+  readonly bodyMs: number;
+}
+
+export interface RetrySettings {
+  /** Attempts in all, the first included; 1 disables retries. */
+  readonly maxAttempts: number;
+  readonly initialDelayMs: number;
+  readonly maxDelayMs: number;
+  readonly multiplier: number;
+}
+
+export interface SigningClientOptions {
+  readonly baseUrl: string | URL;
+  readonly appToken: string;
+  readonly appSecret: string;
+  readonly headerPrefix?: string;
+  readonly signer?: RequestSigner;
+  /** Adds the fourth, nonce header (a fresh UUID per request) and signs over it. */
+  readonly nonce?: boolean;
+  /** Shared by every call of this client; 0 or Infinity means unlimited. */
+  readonly requestsPerSecond?: number;
+  readonly timeouts?: Partial<Timeouts>;
+  readonly retry?: Partial<RetrySettings>;
+  /** Largest file add-by-file accepts, in bytes. */
+  readonly maxFileBytes?: number;
+  /** Built at the composition root and closed there; without it the client owns a Pool. */
+  readonly dispatcher?: Dispatcher;
+  readonly onCall?: (info: CallInfo) => void;
+}
+
+export interface Settings {
+  readonly baseUrl: URL;
+  readonly appToken: string;
+  readonly appSecret: string;
+  readonly headerPrefix: string;
+  readonly signer: RequestSigner;
+  readonly nonce: boolean;
+  readonly requestsPerSecond: number;
+  readonly timeouts: Timeouts;
+  readonly retry: RetrySettings;
+  readonly maxFileBytes: number;
+  readonly dispatcher: Dispatcher | undefined;
+  readonly onCall: ((info: CallInfo) => void) | undefined;
+}
+
+const positiveMs = z.number().int().positive();
+const Checked = z.object({
+  baseUrl: z
+    .union([z.string(), z.instanceof(URL)])
+    .transform((value) => String(value))
+    .pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })),
+  appToken: z.string().min(1, 'must not be empty'),
+  appSecret: z.string().min(1, 'must not be empty'),
+  headerPrefix: z
+    .string()
+    .regex(/^[a-z0-9-]*$/i, 'letters, digits and dashes only')
+    .optional(),
+  requestsPerSecond: z.number().nonnegative().optional(),
+  timeouts: z
+    .object({ connectMs: positiveMs, headersMs: positiveMs, bodyMs: positiveMs })
+    .partial()
+    .optional(),
+  retry: z
+    .object({
+      maxAttempts: z.number().int().min(1),
+      initialDelayMs: z.number().nonnegative(),
+      maxDelayMs: z.number().nonnegative(),
+      multiplier: z.number().min(1),
+    })
+    .partial()
+    .optional(),
+  maxFileBytes: z.number().int().positive().optional(),
+});
+
+export const DEFAULTS = {
+  requestsPerSecond: 10,
+  timeouts: { connectMs: 5_000, headersMs: 30_000, bodyMs: 30_000 },
+  retry: { maxAttempts: 3, initialDelayMs: 200, maxDelayMs: 5_000, multiplier: 2 },
+  maxFileBytes: 20 * 1024 * 1024,
+} as const;
+
+export function resolveSettings(options: SigningClientOptions): Settings {
+  const checked = Checked.safeParse(options);
+  if (!checked.success) {
+    const variables = invalidFields(checked.error);
+    const names = variables.map((v) => `${v.path}: ${v.rule}`).join('; ');
+    throw new ConfigInvalid(`invalid SigningClient options: ${names}`, { details: { variables } });
+  }
+  return {
+    baseUrl: new URL(checked.data.baseUrl),
+    appToken: options.appToken,
+    appSecret: options.appSecret,
+    headerPrefix: options.headerPrefix ?? DEFAULT_HEADER_PREFIX,
+    signer: options.signer ?? md5Signer,
+    nonce: options.nonce ?? false,
+    requestsPerSecond: options.requestsPerSecond ?? DEFAULTS.requestsPerSecond,
+    timeouts: withDefaults(DEFAULTS.timeouts, options.timeouts),
+    retry: withDefaults(DEFAULTS.retry, options.retry),
+    maxFileBytes: options.maxFileBytes ?? DEFAULTS.maxFileBytes,
+    dispatcher: options.dispatcher,
+    onCall: options.onCall,
+  };
+}
+
+/** Fills what the caller left out; an explicit `undefined` counts as left out. */
+function withDefaults<T extends object>(defaults: T, given: Partial<T> | undefined): T {
+  const set = Object.entries(given ?? {}).filter(([, value]) => value !== undefined);
+  return { ...defaults, ...Object.fromEntries(set) };
+}
