@@ -54,12 +54,33 @@ export class RequestInvalid extends SigningBridgeError<CallContext & { fields: I
   readonly retryable = false;
 }
 
-/** A file for add-by-file was refused before upload: wrong suffix, too large, unreadable. */
+/**
+ * A file for add-by-file was refused before upload: wrong suffix, too large, unreadable, or (for
+ * a file given by URL) a host outside the allow-list or an address on a private network.
+ */
 export class FileRejected extends SigningBridgeError<
-  CallContext & { reason: 'suffix' | 'size' | 'unreadable'; limitBytes?: number }
+  CallContext & {
+    reason: 'suffix' | 'size' | 'unreadable' | 'host-not-allowed' | 'private-address';
+    limitBytes?: number;
+    /** The URL of a downloaded file, without its query (which may hold a signature). */
+    url?: string;
+  }
 > {
   readonly code = 'SB_ERR_FILE_REJECTED';
   readonly retryable = false;
+}
+
+/**
+ * A file given by URL could not be downloaded. Retryable when the failure may pass (a timeout,
+ * a dropped connection, a 5xx, 408 or 429); a 4xx or a redirect loop is final.
+ */
+export class FileFetchFailed extends SigningBridgeError<
+  CallContext & { url: string; reason: string; httpStatus?: number; transient: boolean }
+> {
+  readonly code = 'SB_ERR_FILE_FETCH_FAILED';
+  get retryable(): boolean {
+    return this.details.transient;
+  }
 }
 
 /** The platform answered with a failure code; retryable when the code's family is transient. */
@@ -110,6 +131,15 @@ export class ResponseInvalid extends SigningBridgeError<
   CallContext & { httpStatus: number; fields: InvalidField[] }
 > {
   readonly code = 'SB_ERR_RESPONSE_INVALID';
+  readonly retryable = false;
+}
+
+/**
+ * A saga step needs ids that only a lost result held: after a draft reconciled by 1112 the
+ * signatory and action ids are unknown, so planned positions cannot be resolved.
+ */
+export class StepUnresolvable extends SigningBridgeError<{ step: string; missing: string[] }> {
+  readonly code = 'SB_ERR_SAGA_STEP_UNRESOLVABLE';
   readonly retryable = false;
 }
 

@@ -1,0 +1,1 @@
+export { createFileLoader, type FileLoader, type FilePolicy } from './file-loader.js';
