@@ -1,0 +1,42 @@
+/** Reading request bodies and writing JSON answers over plain node:http, kept lean for the hot path. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+const JSON_TYPE = 'application/json;charset=UTF-8';
+
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/**
+ * The whole body, or undefined when it exceeds `limit`. An oversized body is still read to the
+ * end (and discarded) so the answer reaches a client that is still writing.
+ */
+export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size <= limit) chunks.push(chunk);
+  }
+  if (size > limit) return undefined;
+  return chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks);
+}
+
+export interface MultipartBody {
+  readonly fields: Record<string, string>;
+  readonly files: Record<string, Uint8Array>;
+}
+
+/** Parsed by the web Response's formData(), which Node ships with; no extra dependency. */
+export async function parseMultipart(body: Buffer, contentType: string): Promise<MultipartBody> {
+  const form = await new Response(body, { headers: { 'content-type': contentType } }).formData();
+  const fields: Record<string, string> = {};
+  const files: Record<string, Uint8Array> = {};
+  for (const [name, value] of form) {
+    if (typeof value === 'string') fields[name] = value;
+    else files[name] = new Uint8Array(await value.arrayBuffer());
+  }
+  return { fields, files };
+}

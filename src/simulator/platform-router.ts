@@ -1,0 +1,132 @@
+/**
+ * The platform's seven operations, routed by the OPERATIONS table. Each request passes the
+ * fault injector, the authentication check, body decoding and the shared zod request schema,
+ * then its handler; the answer is the operation's envelope, or `errorBody(code)` with the HTTP
+ * status of the code table. Every call is logged (one line) and kept in the call log.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { platformCode } from '../schemas/platform/codes.js';
+import { errorBody, type ResponseBody, successBody } from '../schemas/platform/envelopes.js';
+import { OPERATIONS, type OperationName } from '../schemas/platform/operations.js';
+import { LIMITS } from '../schemas/platform/primitives.js';
+import type { Authenticator } from './auth.js';
+import type { CallLog } from './call-log.js';
+import type { FaultInjector } from './faults/index.js';
+import { sendJson } from './http-io.js';
+import type {
+  OperationContext,
+  OperationHandler,
+  OperationHandlers,
+  OperationInput,
+} from './operations/context.js';
+import { PlatformRefusal } from './refusal.js';
+import { decodeBody, parseRequest, type RequestLimits, refsOf } from './request-decoding.js';
+
+export interface PlatformDeps {
+  readonly context: OperationContext;
+  readonly handlers: OperationHandlers;
+  readonly auth: Authenticator;
+  readonly faults: FaultInjector;
+  readonly calls: CallLog;
+  readonly limits: RequestLimits;
+  readonly log: Logger | undefined;
+}
+
+const ROUTES: ReadonlyMap<string, OperationName> = new Map(
+  (Object.keys(OPERATIONS) as OperationName[]).map((name) => [OPERATIONS[name].path, name]),
+);
+
+export function operationAt(path: string): OperationName | undefined {
+  return ROUTES.get(path);
+}
+
+interface Reply {
+  readonly status: number;
+  readonly body: ResponseBody;
+  readonly bizId?: string | undefined;
+  readonly contractId?: string | undefined;
+}
+
+export async function servePlatform(
+  operation: OperationName,
+  req: IncomingMessage,
+  res: ServerResponse,
+  deps: PlatformDeps,
+): Promise<void> {
+  const started = performance.now();
+  if ((await deps.faults.intercept(operation, req, res)) === 'handled') {
+    const call = {
+      operation,
+      httpStatus: res.headersSent ? res.statusCode : 0,
+      ok: false,
+      fault: true,
+    };
+    deps.calls.record({ time: new Date().toISOString(), ...call });
+    deps.log?.info({ ...call, ms: elapsed(started) }, 'platform call');
+    return;
+  }
+  const reply = await answer(operation, req, deps);
+  sendJson(res, reply.status, reply.body);
+  // Unpadded, as the code table keys it: `1101`, `11990005`; `0` or `00000000` on success.
+  const code = reply.body.code === undefined ? reply.body.responseCode : String(reply.body.code);
+  const call = {
+    operation,
+    bizId: reply.bizId,
+    contractId: reply.contractId,
+    httpStatus: reply.status,
+    code,
+    ok: reply.status === 200 && (code === '0' || code === '00000000'),
+  };
+  deps.calls.record({ time: new Date().toISOString(), ...call });
+  deps.log?.info({ ...call, ms: elapsed(started) }, 'platform call');
+}
+
+async function answer(
+  operation: OperationName,
+  req: IncomingMessage,
+  deps: PlatformDeps,
+): Promise<Reply> {
+  const auth = deps.auth.check(req.headers);
+  if (!auth.ok) {
+    req.resume();
+    return failure(auth.code, auth.message);
+  }
+  let refs: Refs = {};
+  try {
+    const decoded = await decodeBody(operation, req, deps.limits);
+    refs = refsOf(decoded.fields);
+    const { result, contract } = await handle(operation, parseRequest(operation, decoded), deps);
+    const body = successBody(OPERATIONS[operation].envelope, result);
+    return {
+      status: 200,
+      body,
+      bizId: contract?.bizId ?? refs.bizId,
+      contractId: contract?.id ?? refs.contractId,
+    };
+  } catch (error) {
+    if (error instanceof PlatformRefusal) return failure(error.code, error.message, refs);
+    deps.log?.error({ err: error, operation }, 'operation failed unexpectedly');
+    return failure('21990001', 'internal error of the simulator', refs);
+  }
+}
+
+/** The request was parsed by this operation's own schema, so it is this handler's input. */
+function handle<Op extends OperationName>(operation: Op, request: unknown, deps: PlatformDeps) {
+  const handler: OperationHandler<Op> = deps.handlers[operation];
+  return handler(request as OperationInput<Op>, deps.context);
+}
+
+interface Refs {
+  readonly bizId?: string | undefined;
+  readonly contractId?: string | undefined;
+}
+
+function failure(code: string, message: string, refs: Refs = {}): Reply {
+  const status = platformCode(code).httpStatus ?? 200;
+  return { status, body: errorBody(code, message.slice(0, LIMITS.messageMaxLength)), ...refs };
+}
+
+function elapsed(since: number): number {
+  return Math.round((performance.now() - since) * 10) / 10;
+}

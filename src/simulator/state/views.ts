@@ -1,0 +1,70 @@
+/**
+ * A record as the platform returns it: the spec's fields only, so the client's result schemas
+ * read it. The admin API returns records whole instead, bookkeeping included.
+ */
+import type { ActionRecord, ContractRecord, DocumentRecord, SignatoryRecord } from './model.js';
+
+export function contractView(c: ContractRecord) {
+  return {
+    id: c.id,
+    bizId: c.bizId,
+    tenantName: c.tenantName,
+    subject: c.subject,
+    description: c.description,
+    sn: c.sn,
+    expireTime: c.expireTime,
+    ordinal: c.ordinal,
+    send: c.send,
+    category: c.category,
+    creator: c.creator,
+    status: c.status,
+    signatories: c.signatories.map(signatoryView),
+    templateParams: c.templateParams,
+    documents: c.documents.map(documentView),
+  };
+}
+
+export function signatoryView(s: SignatoryRecord) {
+  return {
+    id: s.id,
+    tenantType: s.tenantType,
+    tenantName: s.tenantName,
+    status: s.status,
+    complateTime: s.complateTime,
+    receiver: s.receiver,
+    serialNo: s.serialNo,
+    actions: s.actions.map(actionView),
+    attachments: s.attachments,
+    userAuthInfo: s.userAuthInfo,
+  };
+}
+
+function actionView({
+  id,
+  type,
+  status,
+  complateTime,
+  name,
+  serialNo,
+  sealId,
+  operators,
+  corpSealIds,
+  corpOperators,
+}: ActionRecord) {
+  return {
+    id,
+    type,
+    status,
+    complateTime,
+    name,
+    serialNo,
+    sealId,
+    operators,
+    corpSealIds,
+    corpOperators,
+  };
+}
+
+function documentView({ id, title, pageCount, createTime }: DocumentRecord) {
+  return { id, title, pageCount, createTime };
+}
