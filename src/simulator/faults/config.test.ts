@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { FaultConfig } from './config.js';
+
+describe('FaultConfig', () => {
+  it('when every part is given, then it is accepted as written', () => {
+    const config = {
+      latency: { meanMs: 40, stdDevMs: 10 },
+      operations: {
+        '*': { errorRate: 0.1 },
+        createDraft: { errorRate: 0.2, error: 'code21990001', hangRate: 0.05, resetRate: 0.05 },
+      },
+      requestsPerSecond: 50,
+      script: [
+        { operation: 'createDraft', kind: 'http503', times: 3 },
+        { kind: 'latency', ms: 500, times: 1 },
+      ],
+    };
+
+    expect(FaultConfig.parse(config)).toEqual(config);
+  });
+
+  it.each([{ fixedMs: 0 }, { minMs: 5, maxMs: 5 }, { meanMs: 10, stdDevMs: 0 }])(
+    'when latency is %j, then it is accepted',
+    (latency) => {
+      expect(FaultConfig.safeParse({ latency }).success).toBe(true);
+    },
+  );
+
+  it('when rates add up to 1 only after float rounding, then they are accepted', () => {
+    const rates = { errorRate: 0.7, hangRate: 0.2, resetRate: 0.1 };
+
+    expect(FaultConfig.safeParse({ operations: { '*': rates } }).success).toBe(true);
+  });
+
+  it.each([
+    ['an unknown top-level key', { latncy: { fixedMs: 1 } }],
+    ['a latency mixing two forms', { latency: { fixedMs: 1, minMs: 0 } }],
+    ['a uniform latency whose min exceeds its max', { latency: { minMs: 9, maxMs: 1 } }],
+    ['a negative latency', { latency: { fixedMs: -1 } }],
+    ['an unknown operation', { operations: { createContract: { errorRate: 0.1 } } }],
+    ['a rate above 1', { operations: { '*': { errorRate: 1.5 } } }],
+    ['rates adding up to more than 1', { operations: { '*': { errorRate: 0.6, hangRate: 0.6 } } }],
+    ['an unknown error', { operations: { '*': { errorRate: 1, error: 'http500' } } }],
+    ['a zero request rate', { requestsPerSecond: 0 }],
+    ['a scripted latency without ms', { script: [{ kind: 'latency', times: 1 }] }],
+    ['a scripted fault used zero times', { script: [{ kind: 'reset', times: 0 }] }],
+    ['a scripted fault of an unknown kind', { script: [{ kind: 'crash', times: 1 }] }],
+  ])('when the config has %s, then it is refused', (_name, config) => {
+    expect(FaultConfig.safeParse(config).success).toBe(false);
+  });
+});
