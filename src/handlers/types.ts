@@ -5,8 +5,8 @@
  */
 import type { Logger } from 'pino';
 import type { SigningBridgeError } from '../errors.js';
-import type { Command } from '../schemas/messages/topics.js';
 import type { CommandType, EventData, EventType } from '../schemas/messages/events.js';
+import type { Command } from '../schemas/messages/topics.js';
 
 /** One event to publish: its type, the step it belongs to (for its id), and its data. */
 export interface PendingEvent<T extends EventType = EventType> {

@@ -1,0 +1,23 @@
+/** add-signatory: add a signatory to an initiated contract, where its category allows it. */
+import { addressOf } from './address.js';
+import { announce } from './announce.js';
+import type { HandlerDeps } from './deps.js';
+import { stepEvent } from './events.js';
+import { settle } from './settle.js';
+import type { Handler } from './types.js';
+
+const STEP = 'add-signatory';
+
+export function addSignatory({ client }: HandlerDeps): Handler<'add-signatory'> {
+  return (context) =>
+    settle(STEP, async () => {
+      const { command, signal } = context;
+      await announce(context, STEP);
+      const request = { ...command.payload, ...addressOf(command) };
+      const signatory = await client.addSignatory(request, { signal });
+      return stepEvent(context, STEP, 'signingbridge.signatory.added', {
+        contractId: command.payload.contractId,
+        signatory,
+      });
+    });
+}

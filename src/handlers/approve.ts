@@ -1,0 +1,28 @@
+/**
+ * approve: record an employee's approval (pass or reject). Here tenantName names the approving
+ * signatory, not the contract's owner, so it is passed however the contract is addressed.
+ */
+import { addressOf } from './address.js';
+import { announce } from './announce.js';
+import type { HandlerDeps } from './deps.js';
+import { stepEvent } from './events.js';
+import { settle } from './settle.js';
+import type { Handler } from './types.js';
+
+const STEP = 'approve';
+
+export function approve({ client }: HandlerDeps): Handler<'approve'> {
+  return (context) =>
+    settle(STEP, async () => {
+      const { command, signal } = context;
+      await announce(context, STEP);
+      const request = { ...command.payload, ...addressOf(command), tenantName: command.tenantName };
+      await client.approveContract(request, { signal });
+      const { contractId, pass, comment } = command.payload;
+      return stepEvent(context, STEP, 'signingbridge.approval.recorded', {
+        contractId,
+        pass,
+        comment,
+      });
+    });
+}

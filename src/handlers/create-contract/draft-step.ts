@@ -1,0 +1,56 @@
+/**
+ * Step 'draft': create the contract as a draft (send: false, so documents can follow), with
+ * the command's bizId and tenantName. In doubt, 1112 (bizId already used) means the earlier
+ * create took effect; its result is lost, so the saga goes on by bizId.
+ */
+import { z } from 'zod';
+import type { HandlerDeps } from '../deps.js';
+import { stepEvent } from '../events.js';
+import { draftAlreadyCreated } from '../reconcile.js';
+import type { CommandContext } from '../types.js';
+import type { SagaStep } from './saga-step.js';
+import { signatoryIds } from './signatory-ids.js';
+
+export const DRAFT_STEP = 'draft';
+
+export const DraftStepResult = z.object({
+  contractId: z.string().optional(),
+  /** Per signatory of the command; absent when the draft was reconciled. */
+  signatories: z
+    .array(z.object({ id: z.string().nullable(), actionIds: z.array(z.string().nullable()) }))
+    .optional(),
+  reconciled: z.boolean(),
+});
+export type DraftStepResult = z.infer<typeof DraftStepResult>;
+
+export function draftStep(
+  context: CommandContext<'create-contract'>,
+  { client }: HandlerDeps,
+): SagaStep<DraftStepResult> {
+  const { command, signal } = context;
+  const { bizId, tenantName, payload } = command;
+  return {
+    name: DRAFT_STEP,
+    result: DraftStepResult,
+    async call() {
+      const request = { ...payload.contract, bizId, tenantName, send: false };
+      const contract = await client.createDraft(request, { signal });
+      const signatories = signatoryIds(
+        payload.contract.signatories ?? [],
+        contract.signatories ?? [],
+      );
+      const event = stepEvent(context, DRAFT_STEP, 'signingbridge.draft.created', {
+        contractId: contract.id,
+        contract,
+      });
+      return {
+        result: { contractId: contract.id, signatories, reconciled: false },
+        events: [event],
+      };
+    },
+    reconcile: (error) =>
+      draftAlreadyCreated(error)
+        ? { contractId: context.progress.contractId, reconciled: true }
+        : undefined,
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * Step 'initiate': send the draft, with the planned positions resolved to the platform's ids.
+ * In doubt, 1101 (no longer a draft) means the earlier call took effect.
+ */
+import { z } from 'zod';
+import type { ContractAddress } from '../address.js';
+import type { HandlerDeps } from '../deps.js';
+import { alreadyInitiated } from '../reconcile.js';
+import type { CommandContext } from '../types.js';
+import type { DraftStepResult } from './draft-step.js';
+import { resolvePositions } from './positions.js';
+import type { SagaStep } from './saga-step.js';
+
+export const INITIATE_STEP = 'initiate';
+
+const InitiateStepResult = z.object({ reconciled: z.boolean() });
+type InitiateStepResult = z.infer<typeof InitiateStepResult>;
+
+export function initiateStep(
+  context: CommandContext<'create-contract'>,
+  { client }: HandlerDeps,
+  contract: ContractAddress,
+  draft: DraftStepResult,
+  documentIds: readonly string[],
+): SagaStep<InitiateStepResult> {
+  const planned = context.command.payload.initiate?.stampers ?? [];
+  return {
+    name: INITIATE_STEP,
+    result: InitiateStepResult,
+    async call() {
+      const stampers = resolvePositions(planned, draft.signatories, documentIds);
+      const request = { ...contract, ...(stampers.length > 0 ? { stampers } : {}) };
+      await client.initiateContract(request, { signal: context.signal });
+      return { result: { reconciled: false } };
+    },
+    reconcile: (error) => (alreadyInitiated(error) ? { reconciled: true } : undefined),
+  };
+}

@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ConfigInvalid,
+  FileFetchFailed,
+  FileRejected,
+  OutcomeUnknown,
+  PlatformRejected,
+  RequestInvalid,
+  RequestNotSent,
+  ResponseInvalid,
+  type SigningBridgeError,
+  StepUnresolvable,
+  UnexpectedHttpStatus,
+} from '../errors.js';
+import { type CodeFamily, PLATFORM_CODES } from '../schemas/platform/codes.js';
+import { outcomeOf } from './outcome.js';
+
+const call = { operation: 'initiateContract', bizId: 'biz-1' };
+
+function rejected(code: string, family: CodeFamily | 'unknown'): PlatformRejected {
+  return new PlatformRejected(`rejected ${code}`, {
+    details: {
+      ...call,
+      platformCode: code,
+      rawCode: code,
+      platformName: undefined,
+      platformMessage: '',
+      httpStatus: 200,
+      family,
+    },
+  });
+}
+
+/** What each family of platform codes must become. */
+const BY_FAMILY: Record<CodeFamily, string> = {
+  'not-found': 'retry/not-found',
+  transient: 'retry/transient',
+  throttled: 'retry/transient',
+  business: 'failed',
+  permission: 'failed',
+  'invalid-request': 'failed',
+  auth: 'failed',
+};
+
+function summary(error: SigningBridgeError): string {
+  const outcome = outcomeOf('initiate', error);
+  expect(outcome.kind === 'completed' ? undefined : outcome.step).toBe('initiate');
+  return outcome.kind === 'retry' ? `retry/${outcome.reason}` : outcome.kind;
+}
+
+describe('outcomeOf: platform codes', () => {
+  it.each([...PLATFORM_CODES.values()].map((c) => [c.code, c.name, c.family] as const))(
+    'when the platform answers %s (%s, family %s), then the outcome follows the family',
+    (code, _name, family) => {
+      expect(summary(rejected(code, family))).toBe(BY_FAMILY[family]);
+    },
+  );
+
+  it('when the platform answers a code the table lacks, then the command fails', () => {
+    expect(summary(rejected('99999999', 'unknown'))).toBe('failed');
+  });
+});
+
+type Case = [what: string, error: SigningBridgeError, expected: string];
+
+/** An HTTP status that came without the platform's envelope (a proxy's or gateway's). */
+function httpStatusCase(status: number, expected: string): Case {
+  const details = { ...call, httpStatus: status, bodyExcerpt: '' };
+  return [`HTTP ${status} without envelope`, new UnexpectedHttpStatus('x', { details }), expected];
+}
+
+describe('outcomeOf: our own errors', () => {
+  const transport = { ...call, reason: 'ECONNRESET' };
+  const cases: Case[] = [
+    ['request not sent', new RequestNotSent('x', { details: transport }), 'retry/transient'],
+    ['outcome unknown', new OutcomeUnknown('x', { details: transport }), 'retry/transient'],
+    ...[502, 503, 504].map((status) => httpStatusCase(status, 'retry/transient')),
+    ...[400, 404, 500].map((status) => httpStatusCase(status, 'failed')),
+    ['request invalid', new RequestInvalid('x', { details: { ...call, fields: [] } }), 'failed'],
+    [
+      'response invalid',
+      new ResponseInvalid('x', { details: { ...call, httpStatus: 200, fields: [] } }),
+      'failed',
+    ],
+    ['file rejected', new FileRejected('x', { details: { ...call, reason: 'size' } }), 'failed'],
+    [
+      'file fetch timed out',
+      new FileFetchFailed('x', {
+        details: { ...call, url: 'https://f/x', reason: 'timeout', transient: true },
+      }),
+      'retry/transient',
+    ],
+    [
+      'file fetch answered 404',
+      new FileFetchFailed('x', {
+        details: { ...call, url: 'https://f/x', reason: 'HTTP 404', transient: false },
+      }),
+      'failed',
+    ],
+    [
+      'positions unresolvable',
+      new StepUnresolvable('x', { details: { step: 'initiate', missing: [] } }),
+      'failed',
+    ],
+    ['config invalid', new ConfigInvalid('x', { details: { variables: [] } }), 'failed'],
+  ];
+
+  it.each(cases)('when the error is %s, then the outcome is %s', (_what, error, expected) => {
+    expect(summary(error)).toBe(expected);
+  });
+
+  it('when the outcome is not completed, then it carries the error itself', () => {
+    const error = rejected('1101', 'business');
+    expect(outcomeOf('initiate', error)).toEqual({ kind: 'failed', step: 'initiate', error });
+  });
+});
+
+describe('outcomeOf: errors outside the catalogue', () => {
+  it('when the error is not ours (a bug, an abort), then it is rethrown unchanged', () => {
+    const bug = new TypeError('undefined is not a function');
+    expect(() => outcomeOf('draft', bug)).toThrow(bug);
+    const abort = new DOMException('aborted', 'AbortError');
+    expect(() => outcomeOf('draft', abort)).toThrow(abort);
+  });
+});
