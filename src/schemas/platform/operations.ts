@@ -4,7 +4,14 @@
  */
 import { z } from 'zod';
 import { FileSuffix, LongId, NonEmptyString } from './primitives.js';
-import { AddSignatorySignatory, Contract, Signatory, Stamper, TemplateParam } from './resources.js';
+import {
+  AddSignatoryAction,
+  AddSignatorySignatory,
+  Contract,
+  Signatory,
+  Stamper,
+  TemplateParam,
+} from './resources.js';
 
 /** "One of contractId/bizId required; they must not both be empty." */
 const contractRef = {
@@ -77,7 +84,10 @@ export const AddSignatoryFields = z.object({
 });
 export const AddSignatoryRequest = AddSignatoryFields.refine(hasContractRef, contractRefRule);
 
-export const AddSignatoryResult = Signatory.partial({ tenantType: true });
+/** The added signatory; its flow may hold the add-signatory-only PERSONAL node. */
+export const AddSignatoryResult = Signatory.partial({ tenantType: true }).extend({
+  actions: z.array(AddSignatoryAction).optional(),
+});
 
 /** Operations with no result object. */
 const NoResult = z.unknown().transform(() => undefined);
