@@ -17,7 +17,7 @@ export interface CallInfo {
   readonly attempt: number;
   readonly durationMs: number;
   readonly httpStatus?: number | undefined;
-  readonly error?: SigningBridgeError | undefined;
+  readonly error?: SigningBridgeError<unknown> | undefined;
 }
 
 export interface Timeouts {

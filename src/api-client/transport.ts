@@ -66,7 +66,7 @@ export class Transport {
   ): Promise<z.output<R>> {
     await this.#bucket.take(signal);
     const started = performance.now();
-    const report: { httpStatus?: number; error?: SigningBridgeError } = {};
+    const report: { httpStatus?: number; error?: SigningBridgeError<unknown> } = {};
     try {
       const answer = await exchange(this.#dispatcher, this.#request(call, signal)).catch(
         (failure: ExchangeFailed) => Promise.reject(transportError(failure, call.context)),
@@ -75,7 +75,7 @@ export class Transport {
       return readResponse(call.result, answer, call.context);
     } catch (error) {
       // Both steps above throw only catalogue errors.
-      report.error = error as SigningBridgeError;
+      report.error = error as SigningBridgeError<unknown>;
       // The caller's own abort is theirs to recognise, not a transport failure.
       signal?.throwIfAborted();
       throw error;

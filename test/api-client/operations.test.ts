@@ -10,6 +10,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SigningClient } from '../../src/api-client/index.js';
 import { PlatformRejected } from '../../src/errors.js';
+import type { OperationRequest } from '../../src/schemas/platform/operations.js';
 import type { Signatory } from '../../src/schemas/platform/resources.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
 import {
@@ -368,12 +369,12 @@ describe('addSignatory', () => {
 
   it('when one of our employees is not found, then 11041701 comes back', async () => {
     await signingContract(client, 's-3');
-    const signatory = {
+    const signatory: OperationRequest<'addSignatory'>['signatory'] = {
       tenantType: 'COMPANY',
       tenantName: 'Demo Logistics Co., Ltd.',
       receiver: { contact: '13000000000', contactType: 'MOBILE' },
       actions: [{ type: 'COMPANY' }],
-    } as const;
+    };
     expect(
       await refusedWith(client.addSignatory({ bizId: 's-3', signatory }), 'addSignatory'),
     ).toBe('11041701');

@@ -1,0 +1,186 @@
+/**
+ * Timeouts, resets, throttling and transient failures, injected by the simulator: the client
+ * retries what cannot have had an effect or what the platform calls transient, and stops at
+ * an unknown outcome so the caller can reconcile.
+ */
+import { once } from 'node:events';
+import { type AddressInfo, createServer } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { CallInfo, SigningClientOptions } from '../../src/api-client/index.js';
+import { OutcomeUnknown, type PlatformRejected, RequestNotSent } from '../../src/errors.js';
+import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
+import {
+  clientFor,
+  draftWithDocument,
+  initiator,
+  person,
+  rejection,
+  signingContract,
+} from './helpers.js';
+
+let sim: RunningSimulator;
+
+beforeAll(async () => {
+  sim = await startSimulator({ log: false });
+});
+afterAll(() => sim.stop());
+beforeEach(() => sim.admin.reset());
+
+/** A client whose every attempt is recorded. */
+function recordingClient(options: Partial<SigningClientOptions> = {}) {
+  const calls: CallInfo[] = [];
+  const client = clientFor(sim, { onCall: (info) => calls.push(info), ...options });
+  return { client, calls };
+}
+
+describe('transient failures are retried', () => {
+  it('when the platform answers 503 twice, then the third attempt succeeds', async () => {
+    const { client, calls } = recordingClient();
+    await sim.admin.setFaults({
+      script: [{ operation: 'createDraft', kind: 'http503', times: 2 }],
+    });
+    const draft = await client.createDraft({
+      bizId: 'x-1',
+      subject: 'x',
+      signatories: [person(1)],
+    });
+    expect(draft.status).toBe('DRAFT');
+    expect(calls.map((c) => c.httpStatus)).toEqual([503, 503, 200]);
+    expect(await sim.admin.calls({ operation: 'createDraft' })).toHaveLength(3);
+    await client.close();
+  });
+
+  it('when the platform answers 21990001, then the call is retried', async () => {
+    const { client, calls } = recordingClient();
+    const { contractId } = await signingContract(client, 'x-2');
+    await sim.admin.setFaults({
+      script: [{ operation: 'addSignatory', kind: 'code21990001', times: 1 }],
+    });
+    await client.addSignatory({ contractId, signatory: person(2) });
+    const attempts = calls.filter((c) => c.operation === 'addSignatory');
+    expect(
+      attempts.map((c) => (c.error as PlatformRejected | undefined)?.details.platformCode),
+    ).toEqual(['21990001', undefined]);
+    await client.close();
+  });
+
+  it('when 503 never ends, then the client gives up after maxAttempts with the last error', async () => {
+    const { client, calls } = recordingClient({ retry: { maxAttempts: 2, initialDelayMs: 1 } });
+    await sim.admin.setFaults({
+      operations: { remindSignatories: { errorRate: 1, error: 'http503' } },
+    });
+    const error = await rejection(client.remindSignatories({ bizId: 'x-3' }));
+    expect(error).toMatchObject({
+      code: 'SB_ERR_TRANSPORT_HTTP_STATUS',
+      details: { httpStatus: 503, bizId: 'x-3' },
+    });
+    expect(calls).toHaveLength(2);
+    await client.close();
+  });
+
+  it('when the platform is refused for a business rule, then there is one attempt only', async () => {
+    const { client, calls } = recordingClient();
+    await client.createDraft({ bizId: 'x-4', subject: 'x', signatories: [person(1)] });
+    await rejection(client.createDraft({ bizId: 'x-4', subject: 'x', signatories: [person(1)] }));
+    expect(calls).toHaveLength(2);
+    await client.close();
+  });
+});
+
+describe('unknown outcomes are left to the caller', () => {
+  it('when the answer does not come in time, then OutcomeUnknown is thrown after one attempt', async () => {
+    const { client, calls } = recordingClient({ timeouts: { headersMs: 300 } });
+    await sim.admin.setFaults({ script: [{ operation: 'createDraft', kind: 'hang', times: 1 }] });
+    const error = await rejection(
+      client.createDraft({ bizId: 'u-1', subject: 'x', signatories: [person(1)] }),
+    );
+    expect(error).toBeInstanceOf(OutcomeUnknown);
+    expect((error as OutcomeUnknown).details).toMatchObject({
+      operation: 'createDraft',
+      bizId: 'u-1',
+      reason: 'UND_ERR_HEADERS_TIMEOUT',
+    });
+    expect(calls).toHaveLength(1);
+    await client.close();
+  });
+
+  it('when the connection is reset after the request was sent, then OutcomeUnknown is thrown and not retried', async () => {
+    const { client, calls } = recordingClient();
+    const { contractId } = await draftWithDocument(client, 'u-2');
+    await sim.admin.setFaults({
+      script: [{ operation: 'initiateContract', kind: 'reset', times: 1 }],
+    });
+    const error = await rejection(client.initiateContract({ contractId }));
+    expect(error).toBeInstanceOf(OutcomeUnknown);
+    expect((error as OutcomeUnknown).details).toMatchObject({
+      operation: 'initiateContract',
+      contractId,
+    });
+    expect(calls.filter((c) => c.operation === 'initiateContract')).toHaveLength(1);
+    // Reconciliation is the caller's: here the simulator had not acted, so a new attempt works.
+    expect((await sim.admin.contract({ contractId })).status).toBe('DRAFT');
+    await client.initiateContract({ contractId });
+    await client.close();
+  });
+});
+
+describe('requests that were never sent', () => {
+  it('when nothing listens, then every attempt is RequestNotSent and the last one is thrown', async () => {
+    const server = createServer().listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+    server.close();
+    await once(server, 'close');
+    const calls: CallInfo[] = [];
+    const client = clientFor(sim, {
+      baseUrl: `http://127.0.0.1:${port}`,
+      onCall: (info) => calls.push(info),
+    });
+    const error = await rejection(client.remindSignatories({ bizId: 'n-1' }));
+    expect(error).toBeInstanceOf(RequestNotSent);
+    expect((error as RequestNotSent).details).toMatchObject({
+      bizId: 'n-1',
+      reason: 'ECONNREFUSED',
+    });
+    expect(calls.map((c) => c.error?.code)).toEqual(Array(3).fill('SB_ERR_TRANSPORT_NOT_SENT'));
+    await client.close();
+  });
+});
+
+describe('throttling', () => {
+  it('when the platform throttles with 429, then the client backs off and every call gets through', async () => {
+    await sim.admin.setFaults({ requestsPerSecond: 5 });
+    const { client, calls } = recordingClient({
+      retry: { maxAttempts: 8, initialDelayMs: 200, maxDelayMs: 1_000 },
+    });
+    const bizIds = Array.from({ length: 8 }, (_, i) => `t-${i}`);
+    await Promise.all(
+      bizIds.map((bizId) => client.createDraft({ bizId, subject: 'x', signatories: [person(1)] })),
+    );
+    const throttled = calls.filter((c) => c.httpStatus === 429);
+    expect(throttled.length).toBeGreaterThan(0);
+    expect(throttled[0]?.error).toMatchObject({
+      details: { platformCode: '429', family: 'throttled' },
+    });
+    await client.close();
+  });
+
+  it('when the client paces at the platform rate, then it is never throttled', async () => {
+    await sim.admin.setFaults({ requestsPerSecond: 20 });
+    const { client, calls } = recordingClient({ requestsPerSecond: 20 });
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: 25 }, (_, i) =>
+        client.createDraft({
+          bizId: `p-${i}`,
+          subject: 'x',
+          signatories: [initiator(), person(1)],
+        }),
+      ),
+    );
+    expect(calls.filter((c) => c.error)).toEqual([]);
+    // 25 calls at 20/s, one at a time: at least 24 intervals of 50 ms.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1_150);
+    await client.close();
+  });
+});
