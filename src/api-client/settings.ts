@@ -6,7 +6,7 @@ import type { Dispatcher } from 'undici';
 import { z } from 'zod';
 import { ConfigInvalid, type SigningBridgeError } from '../errors.js';
 import { DEFAULT_HEADER_PREFIX, md5Signer, type RequestSigner } from './signature.js';
-import { invalidFields } from './validation.js';
+import { describeFields, invalidFields } from './validation.js';
 
 /** One report per HTTP attempt, for metrics and logs; `error` is absent on success. */
 export interface CallInfo {
@@ -111,8 +111,9 @@ export function resolveSettings(options: SigningClientOptions): Settings {
   const checked = Checked.safeParse(options);
   if (!checked.success) {
     const variables = invalidFields(checked.error);
-    const names = variables.map((v) => `${v.path}: ${v.rule}`).join('; ');
-    throw new ConfigInvalid(`invalid SigningClient options: ${names}`, { details: { variables } });
+    throw new ConfigInvalid(`invalid SigningClient options: ${describeFields(variables)}`, {
+      details: { variables },
+    });
   }
   return {
     baseUrl: new URL(checked.data.baseUrl),
