@@ -185,6 +185,11 @@ describe.skipIf(SKIP_REASON !== undefined)(
       expect(renderError([MINIMAL], ['--set-string', 'config.SIGNING_RPS=5'])).toBe('');
     });
 
+    it('when config names a variable the service does not know, then the schema names it', () => {
+      const error = renderError([MINIMAL], ['--set-string', 'config.SIGNING_RPS_LIMIT=3']);
+      expect(error).toContain("additional properties 'SIGNING_RPS_LIMIT' not allowed");
+    });
+
     it('when config sets a variable the chart owns, then the schema rejects it', () => {
       for (const name of ['HTTP_PORT', 'SIGNING_APP_TOKEN', 'SIGNING_APP_SECRET']) {
         expect(renderError([MINIMAL], ['--set-string', `config.${name}=x`]), name).not.toBe('');
