@@ -12,8 +12,18 @@ export interface Clock {
 }
 
 export function createClock(now: () => number = Date.now, utcOffsetMinutes = 0): Clock {
+  // Timestamps have whole seconds; one formatting per second serves every request within it.
+  let second = Number.NaN;
+  let formatted = '';
   return {
     now,
-    timestamp: (at = now()) => formatTimestamp(new Date(at), utcOffsetMinutes),
+    timestamp(at = now()) {
+      const s = Math.floor(at / 1000);
+      if (s !== second) {
+        second = s;
+        formatted = formatTimestamp(new Date(s * 1000), utcOffsetMinutes);
+      }
+      return formatted;
+    },
   };
 }

@@ -13,15 +13,21 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
  * The whole body, or undefined when it exceeds `limit`. An oversized body is still read to the
  * end (and discarded) so the answer reaches a client that is still writing.
  */
-export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size <= limit) chunks.push(chunk);
-  }
-  if (size > limit) return undefined;
-  return chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks);
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  // Events rather than `for await`: the async iterator costs more than the body on the hot path.
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) chunks.push(chunk);
+    });
+    req.once('error', reject);
+    req.once('end', () => {
+      if (size > limit) resolve(undefined);
+      else resolve(chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks));
+    });
+  });
 }
 
 export interface MultipartBody {

@@ -28,7 +28,10 @@ describe('add signatory (/v2/signatory/add)', () => {
   it('a signatory added to a COMPLETE contract makes it SIGNING until the newcomer signs', async () => {
     const contract = await signingContract(s.platform);
     expect((await s.sim.admin.signAll({ contractId: contract.id })).status).toBe('COMPLETE');
-    const result = await ok(s.platform, 'addSignatory', { bizId: contract.bizId, signatory: LATE_PERSON });
+    const result = await ok(s.platform, 'addSignatory', {
+      bizId: contract.bizId,
+      signatory: LATE_PERSON,
+    });
     expect(result.status).toBe('SIGNING');
     const record = await s.sim.admin.contract({ contractId: contract.id });
     expect(record.status).toBe('SIGNING');
@@ -56,7 +59,10 @@ describe('add signatory (/v2/signatory/add)', () => {
       { type: 'PERSONAL', documentId, keyword: 'LARRY-SIGNS', width: 60, rotationDegrees: 90 },
       { type: 'TIMESTAMP', documentId, page: -1 },
     ];
-    await ok(s.platform, 'addSignatory', { contractId: contract.id, signatory: { ...LATE_PERSON, stampers } });
+    await ok(s.platform, 'addSignatory', {
+      contractId: contract.id,
+      signatory: { ...LATE_PERSON, stampers },
+    });
     const record = await s.sim.admin.contract({ contractId: contract.id });
     expect(record.positions.map((p) => p.pages)).toEqual([[3], [3]]);
   });
@@ -70,7 +76,11 @@ describe('add signatory (/v2/signatory/add)', () => {
     ];
     const strict = await add({ contractId: contract.id, signatory: { ...LATE_PERSON, stampers } });
     expect(strict.body.responseCode).toBe('11990005');
-    const lenient = await add({ contractId: contract.id, locateAllStamperKeywords: false, signatory: { ...LATE_PERSON, stampers } });
+    const lenient = await add({
+      contractId: contract.id,
+      locateAllStamperKeywords: false,
+      signatory: { ...LATE_PERSON, stampers },
+    });
     expect(lenient.body.responseCode).toBe('00000000');
   });
 
@@ -85,13 +95,17 @@ describe('add signatory (/v2/signatory/add)', () => {
 
   it('11011101: a DRAFT contract refuses a new signatory', async () => {
     const { contract } = await draftWithPdf(s.platform);
-    expect((await add({ contractId: contract.id, signatory: LATE_PERSON })).body.responseCode).toBe('11011101');
+    expect((await add({ contractId: contract.id, signatory: LATE_PERSON })).body.responseCode).toBe(
+      '11011101',
+    );
   });
 
   it('11011101: a REJECTED contract refuses a new signatory', async () => {
     const contract = await signingContract(s.platform);
     await s.sim.admin.reject(contract.id, contract.signatories[0].id);
-    expect((await add({ contractId: contract.id, signatory: LATE_PERSON })).body.responseCode).toBe('11011101');
+    expect((await add({ contractId: contract.id, signatory: LATE_PERSON })).body.responseCode).toBe(
+      '11011101',
+    );
   });
 
   it('11041701: a receiver of our own company who is not an employee is refused', async () => {
@@ -104,7 +118,9 @@ describe('add signatory (/v2/signatory/add)', () => {
     };
     expect((await add({ contractId: contract.id, signatory })).body.responseCode).toBe('11041701');
     const known = { ...signatory, receiver: EMPLOYEE };
-    expect((await add({ contractId: contract.id, signatory: known })).body.responseCode).toBe('00000000');
+    expect((await add({ contractId: contract.id, signatory: known })).body.responseCode).toBe(
+      '00000000',
+    );
   });
 
   it('14990002: a subsidiary contract addressed by bizId without its tenantName is refused', async () => {
@@ -112,11 +128,15 @@ describe('add signatory (/v2/signatory/add)', () => {
       tenantName: SUBSIDIARY,
       signatories: [initiator(undefined, SUBSIDIARY), person()],
     });
-    expect((await add({ bizId: contract.bizId, signatory: LATE_PERSON })).body.responseCode).toBe('14990002');
+    expect((await add({ bizId: contract.bizId, signatory: LATE_PERSON })).body.responseCode).toBe(
+      '14990002',
+    );
   });
 
   it('11101003: an unknown contract is refused', async () => {
-    expect((await add({ bizId: bizId('none'), signatory: LATE_PERSON })).body.responseCode).toBe('11101003');
+    expect((await add({ bizId: bizId('none'), signatory: LATE_PERSON })).body.responseCode).toBe(
+      '11101003',
+    );
   });
 
   it('11990005: limits of section 8 are enforced (width 10..120, height 4..48, rotation 0..360, corpSealIds <= 9)', async () => {
@@ -124,9 +144,18 @@ describe('add signatory (/v2/signatory/add)', () => {
     const documentId = contract.id; // never reached: the schema refuses first
     const withStamper = (extra: object) => ({
       contractId: contract.id,
-      signatory: { ...LATE_PERSON, stampers: [{ type: 'PERSONAL', documentId, page: 1, ...extra }] },
+      signatory: {
+        ...LATE_PERSON,
+        stampers: [{ type: 'PERSONAL', documentId, page: 1, ...extra }],
+      },
     });
-    for (const extra of [{ width: 9 }, { width: 121 }, { height: 3 }, { height: 49 }, { rotationDegrees: 361 }]) {
+    for (const extra of [
+      { width: 9 },
+      { width: 121 },
+      { height: 3 },
+      { height: 49 },
+      { rotationDegrees: 361 },
+    ]) {
       const answer = await add(withStamper(extra));
       expect(answer.body.responseCode, JSON.stringify(extra)).toBe('11990005');
     }
@@ -137,12 +166,17 @@ describe('add signatory (/v2/signatory/add)', () => {
       receiver: LATE_PERSON.receiver,
       actions: [{ type: 'COMPANY', corpSealIds: tenSeals }],
     };
-    expect((await add({ contractId: contract.id, signatory: company })).body.responseCode).toBe('11990005');
+    expect((await add({ contractId: contract.id, signatory: company })).body.responseCode).toBe(
+      '11990005',
+    );
   });
 
   it('11990005: a signatory without its required receiver is refused', async () => {
     const contract = await signingContract(s.platform);
-    const answer = await add({ contractId: contract.id, signatory: { tenantType: 'PERSONAL', tenantName: 'X' } });
+    const answer = await add({
+      contractId: contract.id,
+      signatory: { tenantType: 'PERSONAL', tenantName: 'X' },
+    });
     expect(answer.body.responseCode).toBe('11990005');
   });
 
@@ -156,7 +190,11 @@ describe('add signatory (/v2/signatory/add)', () => {
 
   it('the message of an answer is at most 200 characters (section 8)', async () => {
     const contract = await signingContract(s.platform);
-    const stampers = Array.from({ length: 30 }, () => ({ type: 'BOGUS', documentId: 'x', page: 1 }));
+    const stampers = Array.from({ length: 30 }, () => ({
+      type: 'BOGUS',
+      documentId: 'x',
+      page: 1,
+    }));
     const answer = await add({ contractId: contract.id, signatory: { ...LATE_PERSON, stampers } });
     expect(answer.body.responseCode).toBe('11990005');
     expect(answer.body.message.length).toBeLessThanOrEqual(200);

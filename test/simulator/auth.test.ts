@@ -16,7 +16,11 @@ describe('authentication (three headers)', () => {
   });
 
   it('441: a request without the signature header is refused with HTTP 441', async () => {
-    const answer = await s.platform.call('remindSignatories', { bizId: 'x' }, { omit: ['signature'] });
+    const answer = await s.platform.call(
+      'remindSignatories',
+      { bizId: 'x' },
+      { omit: ['signature'] },
+    );
     expect(answer.status).toBe(441);
   });
 
@@ -49,7 +53,9 @@ describe('authentication (three headers)', () => {
   });
 
   it('444: a timestamp that is not epoch milliseconds is refused with HTTP 444', async () => {
-    const answer = await s.platform.call('createDraft', draft(), { timestamp: '2026-01-01 10:00:00' });
+    const answer = await s.platform.call('createDraft', draft(), {
+      timestamp: '2026-01-01 10:00:00',
+    });
     expect(answer.status).toBe(444);
   });
 

@@ -28,7 +28,10 @@ describe('create draft (/v2/contract/draft)', () => {
     expect(contract.status).toBe('DRAFT');
     expect(contract.id).toMatch(/^\d{19}$/);
     expect(contract.signatories?.map((s) => s.status)).toEqual(['DRAFT', 'DRAFT']);
-    expect(contract.signatories?.[0]?.actions?.[0]).toMatchObject({ status: 'INIT', id: expect.any(String) });
+    expect(contract.signatories?.[0]?.actions?.[0]).toMatchObject({
+      status: 'INIT',
+      id: expect.any(String),
+    });
   });
 
   it('1112: a repeated bizId is refused', async () => {
@@ -44,59 +47,87 @@ describe('create draft (/v2/contract/draft)', () => {
   });
 
   it('1102: duplicated signatories are refused (same individual contact twice)', async () => {
-    const answer = await create(draft({ signatories: [initiator(), person('Bob'), person('Bobby')] }));
+    const answer = await create(
+      draft({ signatories: [initiator(), person('Bob'), person('Bobby')] }),
+    );
     expect(answer.body.code).toBe(1102);
   });
 
   it('1102: duplicated signatories are refused (same company twice)', async () => {
-    const answer = await create(draft({ signatories: [initiator(), externalCompany(), externalCompany()] }));
+    const answer = await create(
+      draft({ signatories: [initiator(), externalCompany(), externalCompany()] }),
+    );
     expect(answer.body.code).toBe(1102);
   });
 
   it('1103: a company signatory without a signing flow is refused', async () => {
     const answer = await create(draft({ signatories: [initiator([]), person()] }));
     expect(answer.body.code).toBe(1103);
-    const noActions = await create(draft({ signatories: [initiator(), { ...externalCompany(), actions: undefined }] }));
+    const noActions = await create(
+      draft({ signatories: [initiator(), { ...externalCompany(), actions: undefined }] }),
+    );
     expect(noActions.body.code).toBe(1103);
   });
 
   it('1105: an AUDIT action of a company signatory without operators is refused', async () => {
     const flow = [{ type: 'AUDIT' }, { type: 'COMPANY', sealId: '2001' }];
-    expect((await create(draft({ signatories: [initiator(flow), person()] }))).body.code).toBe(1105);
+    expect((await create(draft({ signatories: [initiator(flow), person()] }))).body.code).toBe(
+      1105,
+    );
   });
 
   it('1111: an OPERATOR node without a handler is refused', async () => {
-    const answer = await create(draft({ signatories: [initiator(), externalCompany('Acme', [{ type: 'OPERATOR' }])] }));
+    const answer = await create(
+      draft({ signatories: [initiator(), externalCompany('Acme', [{ type: 'OPERATOR' }])] }),
+    );
     expect(answer.body.code).toBe(1111);
   });
 
   it('1201: an unknown seal is refused', async () => {
-    const answer = await create(draft({ signatories: [initiator([{ type: 'COMPANY', sealId: '9999' }]), person()] }));
+    const answer = await create(
+      draft({ signatories: [initiator([{ type: 'COMPANY', sealId: '9999' }]), person()] }),
+    );
     expect(answer.body.code).toBe(1201);
-    const corp = await create(draft({ signatories: [initiator([{ type: 'COMPANY', corpSealIds: ['2001', '9998'] }]), person()] }));
+    const corp = await create(
+      draft({
+        signatories: [initiator([{ type: 'COMPANY', corpSealIds: ['2001', '9998'] }]), person()],
+      }),
+    );
     expect(corp.body.code).toBe(1201);
   });
 
   it('1203: a seal that is not in normal status is refused', async () => {
-    const answer = await create(draft({ signatories: [initiator([{ type: 'COMPANY', sealId: FROZEN_SEAL }]), person()] }));
+    const answer = await create(
+      draft({ signatories: [initiator([{ type: 'COMPANY', sealId: FROZEN_SEAL }]), person()] }),
+    );
     expect(answer.body.code).toBe(1203);
   });
 
   it('1301: signatories that differ from the category preset in count are refused', async () => {
-    const body = draft({ category: { id: 'cat-sales' }, signatories: [initiator(), person(), person('Eve', '13900000002')] });
+    const body = draft({
+      category: { id: 'cat-sales' },
+      signatories: [initiator(), person(), person('Eve', '13900000002')],
+    });
     expect((await create(body)).body.code).toBe(1301);
   });
 
   it('1301: signatories that differ from the category preset in type are refused', async () => {
-    const body = draft({ category: { name: 'Sales contract' }, signatories: [initiator(), externalCompany()] });
+    const body = draft({
+      category: { name: 'Sales contract' },
+      signatories: [initiator(), externalCompany()],
+    });
     expect((await create(body)).body.code).toBe(1301);
   });
 
   it('1301: signatories that differ from the category preset in order are refused', async () => {
     const preset = { id: 'cat-purchase' };
-    const ok = await create(draft({ category: preset, signatories: [initiator(), externalCompany(), person()] }));
+    const ok = await create(
+      draft({ category: preset, signatories: [initiator(), externalCompany(), person()] }),
+    );
     expect(ok.body.code).toBe(0);
-    const reordered = await create(draft({ category: preset, signatories: [initiator(), person(), externalCompany()] }));
+    const reordered = await create(
+      draft({ category: preset, signatories: [initiator(), person(), externalCompany()] }),
+    );
     expect(reordered.body.code).toBe(1301);
     expect(reordered.body.message).toContain('[COMPANY, PERSONAL]');
   });
@@ -108,7 +139,9 @@ describe('create draft (/v2/contract/draft)', () => {
   });
 
   it('11041701: a creator who is not an employee of the company is refused', async () => {
-    const unknown = await create(draft({ creator: { contact: '10000000000', contactType: 'MOBILE' } }));
+    const unknown = await create(
+      draft({ creator: { contact: '10000000000', contactType: 'MOBILE' } }),
+    );
     expect(unknown.body).toMatchObject({ code: 11041701, responseCode: '11041701' });
     const left = await create(draft({ creator: LEFT_EMPLOYEE }));
     expect(left.body.code).toBe(11041701);
@@ -116,8 +149,13 @@ describe('create draft (/v2/contract/draft)', () => {
   });
 
   it('11041701: an operator of our own company who is not an active employee is refused', async () => {
-    const flow = [{ type: 'AUDIT', operators: [LEFT_EMPLOYEE] }, { type: 'COMPANY', sealId: '2001' }];
-    expect((await create(draft({ signatories: [initiator(flow), person()] }))).body.code).toBe(11041701);
+    const flow = [
+      { type: 'AUDIT', operators: [LEFT_EMPLOYEE] },
+      { type: 'COMPANY', sealId: '2001' },
+    ];
+    expect((await create(draft({ signatories: [initiator(flow), person()] }))).body.code).toBe(
+      11041701,
+    );
   });
 
   it('14990002: a tenantName that is neither the company nor one of its subsidiaries is refused', async () => {
@@ -135,7 +173,9 @@ describe('create draft (/v2/contract/draft)', () => {
   });
 
   it('11990005: an unknown category is refused', async () => {
-    expect((await create(draft({ category: { id: 'no-such-category' } }))).body.code).toBe(11990005);
+    expect((await create(draft({ category: { id: 'no-such-category' } }))).body.code).toBe(
+      11990005,
+    );
   });
 
   it('category: a subject is required when the category has no subject rule', async () => {
@@ -146,16 +186,26 @@ describe('create draft (/v2/contract/draft)', () => {
 
   it('category: the subject rule generates the subject when none is given', async () => {
     const id = bizId('sales');
-    const body = draft({ bizId: id, subject: undefined, category: { id: 'cat-sales' }, signatories: [initiator([]), person()] });
+    const body = draft({
+      bizId: id,
+      subject: undefined,
+      category: { id: 'cat-sales' },
+      signatories: [initiator([]), person()],
+    });
     const answer = await create(body);
     expect(answer.body.code).toBe(0);
     expect(answer.body.result.subject).toBe(`Sales contract ${id}`);
   });
 
   it('category: a preset initiator flow replaces the requested one', async () => {
-    const body = draft({ category: { id: 'cat-sales' }, signatories: [initiator([{ type: 'LP' }]), person()] });
+    const body = draft({
+      category: { id: 'cat-sales' },
+      signatories: [initiator([{ type: 'LP' }]), person()],
+    });
     const answer = await create(body);
-    expect(answer.body.result.signatories[0].actions).toMatchObject([{ type: 'COMPANY', sealId: '2001' }]);
+    expect(answer.body.result.signatories[0].actions).toMatchObject([
+      { type: 'COMPANY', sealId: '2001' },
+    ]);
   });
 
   it('category: without a preset initiator flow the request must carry the initiator actions (1103)', async () => {
@@ -242,7 +292,10 @@ describe('create draft (/v2/contract/draft)', () => {
   });
 
   it('a contract created as a subsidiary belongs to the subsidiary', async () => {
-    const body = draft({ tenantName: SUBSIDIARY, signatories: [initiator(undefined, SUBSIDIARY), person()] });
+    const body = draft({
+      tenantName: SUBSIDIARY,
+      signatories: [initiator(undefined, SUBSIDIARY), person()],
+    });
     const answer = await create(body);
     expect(answer.body.result.tenantName).toBe(SUBSIDIARY);
     const record = await s.sim.admin.contract({ bizId: body.bizId });

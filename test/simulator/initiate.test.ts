@@ -1,6 +1,15 @@
 // Section 4.4: initiation, its positions located in the real document, and who may address a contract.
 import { describe, expect, it } from 'vitest';
-import { bizId, COMPANY, draft, externalCompany, initiator, person, PURCHASE_PARAMS, SUBSIDIARY } from './support/contracts.js';
+import {
+  bizId,
+  COMPANY,
+  draft,
+  externalCompany,
+  initiator,
+  PURCHASE_PARAMS,
+  person,
+  SUBSIDIARY,
+} from './support/contracts.js';
 import { draftWithPdf, ok, signingContract } from './support/flows.js';
 import { useSimulator } from './support/simulator.js';
 
@@ -38,7 +47,10 @@ describe('initiate contract (/v2/contract/send)', () => {
   it('1108: a position whose keyword is not in the document is refused', async () => {
     const { contract, documentId } = await draftWithPdf(s.platform, ['only text']);
     const actionId = contract.signatories[0].actions[0].id;
-    const answer = await send({ contractId: contract.id, stampers: [{ type: 'COMPANY', actionId, documentId, keyword: 'MISSING' }] });
+    const answer = await send({
+      contractId: contract.id,
+      stampers: [{ type: 'COMPANY', actionId, documentId, keyword: 'MISSING' }],
+    });
     expect(answer.body).toMatchObject({ code: 1108, responseCode: '00001108' });
     expect((await s.sim.admin.contract({ contractId: contract.id })).status).toBe('DRAFT');
   });
@@ -46,14 +58,20 @@ describe('initiate contract (/v2/contract/send)', () => {
   it('1108: a keyword occurrence beyond the last one is refused', async () => {
     const { contract } = await draftWithPdf(s.platform, ['MARK', 'MARK']);
     const actionId = contract.signatories[0].actions[0].id;
-    const answer = await send({ contractId: contract.id, stampers: [{ type: 'COMPANY', actionId, keyword: 'MARK', keywordIndex: 3 }] });
+    const answer = await send({
+      contractId: contract.id,
+      stampers: [{ type: 'COMPANY', actionId, keyword: 'MARK', keywordIndex: 3 }],
+    });
     expect(answer.body.code).toBe(1108);
   });
 
   it('1109: a position page beyond the page count is refused', async () => {
     const { contract, documentId } = await draftWithPdf(s.platform, ['one', 'two']);
     const signatoryId = contract.signatories[1].id;
-    const answer = await send({ contractId: contract.id, stampers: [{ type: 'PERSONAL', signatoryId, documentId, page: 3 }] });
+    const answer = await send({
+      contractId: contract.id,
+      stampers: [{ type: 'PERSONAL', signatoryId, documentId, page: 3 }],
+    });
     expect(answer.body.code).toBe(1109);
   });
 
@@ -103,13 +121,19 @@ describe('initiate contract (/v2/contract/send)', () => {
 
   it('11990005: a position naming an action that is not in the contract is refused', async () => {
     const { contract } = await draftWithPdf(s.platform);
-    const answer = await send({ contractId: contract.id, stampers: [{ type: 'COMPANY', actionId: '42', page: 1 }] });
+    const answer = await send({
+      contractId: contract.id,
+      stampers: [{ type: 'COMPANY', actionId: '42', page: 1 }],
+    });
     expect(answer.body.code).toBe(11990005);
   });
 
   it('11990005: a position that breaks the Stamper schema (COMPANY without actionId) is refused', async () => {
     const { contract } = await draftWithPdf(s.platform);
-    const answer = await send({ contractId: contract.id, stampers: [{ type: 'COMPANY', page: 1 }] });
+    const answer = await send({
+      contractId: contract.id,
+      stampers: [{ type: 'COMPANY', page: 1 }],
+    });
     expect(answer.body.code).toBe(11990005);
     expect(answer.body.message).toContain('actionId');
   });
@@ -122,7 +146,10 @@ describe('initiate contract (/v2/contract/send)', () => {
   });
 
   it('14990002: a subsidiary contract addressed by bizId without its tenantName is refused', async () => {
-    const body = draft({ tenantName: SUBSIDIARY, signatories: [initiator(undefined, SUBSIDIARY), person()] });
+    const body = draft({
+      tenantName: SUBSIDIARY,
+      signatories: [initiator(undefined, SUBSIDIARY), person()],
+    });
     const contract = await ok(s.platform, 'createDraft', body);
     expect((await send({ bizId: contract.bizId })).body.code).toBe(14990002);
     expect((await send({ bizId: contract.bizId, tenantName: COMPANY })).body.code).toBe(14990002);
@@ -131,7 +158,7 @@ describe('initiate contract (/v2/contract/send)', () => {
     expect((await send({ contractId: contract.id })).body.code).toBe(1401);
   });
 
-  it('14990002: a tenantName that is not one of the caller\'s companies is refused', async () => {
+  it("14990002: a tenantName that is not one of the caller's companies is refused", async () => {
     const { contract } = await draftWithPdf(s.platform);
     const answer = await send({ contractId: contract.id, tenantName: 'Foreign Corp.' });
     expect(answer.body.code).toBe(14990002);

@@ -31,19 +31,26 @@ describe('remind signatories (/v2/contract/notice)', () => {
 
   it('the initiator is never reminded, even when named', async () => {
     const contract = await signingContract(s.platform);
-    const answer = await remind({ contractId: contract.id, signatoryId: contract.signatories[0].id });
+    const answer = await remind({
+      contractId: contract.id,
+      signatoryId: contract.signatories[0].id,
+    });
     expect(answer.body.responseCode).toBe('11990005');
   });
 
   it('11011101: onlySigning (default true) refuses a contract that is not SIGNING', async () => {
     const { contract } = await draftWithPdf(s.platform);
     expect((await remind({ contractId: contract.id })).body.responseCode).toBe('11011101');
-    expect((await remind({ contractId: contract.id, onlySigning: true })).body.responseCode).toBe('11011101');
+    expect((await remind({ contractId: contract.id, onlySigning: true })).body.responseCode).toBe(
+      '11011101',
+    );
   });
 
   it('11011101: onlySigning false still refuses a DRAFT (only FILLING and INVALIDING are added)', async () => {
     const { contract } = await draftWithPdf(s.platform);
-    expect((await remind({ contractId: contract.id, onlySigning: false })).body.responseCode).toBe('11011101');
+    expect((await remind({ contractId: contract.id, onlySigning: false })).body.responseCode).toBe(
+      '11011101',
+    );
   });
 
   it('11011101: a COMPLETE contract is not reminded', async () => {
@@ -63,12 +70,18 @@ describe('remind signatories (/v2/contract/notice)', () => {
       signatories: [initiator(undefined, SUBSIDIARY), person()],
     });
     expect((await remind({ bizId: contract.bizId })).body.responseCode).toBe('14990002');
-    expect((await remind({ bizId: contract.bizId, tenantName: SUBSIDIARY })).body.responseCode).toBe('00000000');
+    expect(
+      (await remind({ bizId: contract.bizId, tenantName: SUBSIDIARY })).body.responseCode,
+    ).toBe('00000000');
   });
 
   it('11990005: an unknown signatoryId or a wrongly typed field is refused', async () => {
     const contract = await signingContract(s.platform);
-    expect((await remind({ contractId: contract.id, signatoryId: '7' })).body.responseCode).toBe('11990005');
-    expect((await remind({ contractId: contract.id, onlySigning: 'yes' })).body.responseCode).toBe('11990005');
+    expect((await remind({ contractId: contract.id, signatoryId: '7' })).body.responseCode).toBe(
+      '11990005',
+    );
+    expect((await remind({ contractId: contract.id, onlySigning: 'yes' })).body.responseCode).toBe(
+      '11990005',
+    );
   });
 });

@@ -15,21 +15,41 @@ export function bizId(label = 'biz'): string {
 }
 
 /** The caller's company signing with its seal. */
-export function initiator(actions: unknown[] = [{ type: 'COMPANY', sealId: NORMAL_SEAL }], tenantName = COMPANY) {
+export function initiator(
+  actions: unknown[] = [{ type: 'COMPANY', sealId: NORMAL_SEAL }],
+  tenantName = COMPANY,
+) {
   return { tenantType: 'COMPANY', tenantName, actions };
 }
 
 export function person(name = 'Bob Chen', mobile = '13900000001') {
-  return { tenantType: 'PERSONAL', tenantName: name, receiver: { contact: mobile, contactType: 'MOBILE' } };
+  return {
+    tenantType: 'PERSONAL',
+    tenantName: name,
+    receiver: { contact: mobile, contactType: 'MOBILE' },
+  };
 }
 
-export function externalCompany(name = 'Acme Supplies Ltd.', actions: unknown[] = [{ type: 'COMPANY' }]) {
-  return { tenantType: 'COMPANY', tenantName: name, receiver: { contact: '13911111111', contactType: 'MOBILE' }, actions };
+export function externalCompany(
+  name = 'Acme Supplies Ltd.',
+  actions: unknown[] = [{ type: 'COMPANY' }],
+) {
+  return {
+    tenantType: 'COMPANY',
+    tenantName: name,
+    receiver: { contact: '13911111111', contactType: 'MOBILE' },
+    actions,
+  };
 }
 
 /** A draft of the default category: the initiator and one individual. */
 export function draft(overrides: Record<string, unknown> = {}) {
-  return { bizId: bizId(), subject: 'Service agreement', signatories: [initiator(), person()], ...overrides };
+  return {
+    bizId: bizId(),
+    subject: 'Service agreement',
+    signatories: [initiator(), person()],
+    ...overrides,
+  };
 }
 
 /** A PDF whose page i carries the text pages[i]. */

@@ -8,7 +8,11 @@ import type { RawPlatform } from './raw-platform.js';
 type Json = any;
 
 /** Calls an operation and expects success in its envelope; returns the result. */
-export async function ok(platform: RawPlatform, operation: OperationName, body: unknown): Promise<Json> {
+export async function ok(
+  platform: RawPlatform,
+  operation: OperationName,
+  body: unknown,
+): Promise<Json> {
   const answer = await platform.call(operation, body);
   expect(answer.body, `${operation}: ${answer.body?.message}`).toSatisfy(
     (b: Json) => b?.code === 0 || b?.responseCode === '00000000',
@@ -32,7 +36,10 @@ export async function draftWithPdf(
 }
 
 /** A SIGNING contract: a draft with a PDF, initiated without positions. */
-export async function signingContract(platform: RawPlatform, overrides: Record<string, unknown> = {}): Promise<Json> {
+export async function signingContract(
+  platform: RawPlatform,
+  overrides: Record<string, unknown> = {},
+): Promise<Json> {
   const { contract } = await draftWithPdf(platform, undefined, overrides);
   await ok(platform, 'initiateContract', { contractId: contract.id });
   return contract;

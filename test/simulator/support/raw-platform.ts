@@ -34,9 +34,15 @@ export class RawPlatform {
     const timestamp = tweaks.timestamp ?? String(Date.now());
     const nonce = tweaks.nonce ?? (this.options.nonce ? randomUUID() : undefined);
     const signature =
-      tweaks.signature ?? md5Signature(appToken, tweaks.appSecret ?? DEMO_APP.appSecret, timestamp, nonce);
+      tweaks.signature ??
+      md5Signature(appToken, tweaks.appSecret ?? DEMO_APP.appSecret, timestamp, nonce);
     const prefix = this.options.prefix ?? 'x-svc-open-';
-    const all: Record<string, string | undefined> = { accesstoken: appToken, timestamp, signature, nonce };
+    const all: Record<string, string | undefined> = {
+      accesstoken: appToken,
+      timestamp,
+      signature,
+      nonce,
+    };
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(all)) {
       if (value !== undefined && !tweaks.omit?.includes(name)) headers[prefix + name] = value;
@@ -54,16 +60,33 @@ export class RawPlatform {
   }
 
   /** Add-by-file as multipart: text fields plus an optional file part. */
-  upload(fields: Record<string, string>, file?: Uint8Array, tweaks?: AuthTweaks): Promise<RawAnswer> {
+  upload(
+    fields: Record<string, string>,
+    file?: Uint8Array,
+    tweaks?: AuthTweaks,
+  ): Promise<RawAnswer> {
     const form = new FormData();
     for (const [name, value] of Object.entries(fields)) form.append(name, value);
     if (file) form.append('file', new Blob([file]), `upload.${fields.fileSuffix ?? 'bin'}`);
     return this.#post(OPERATIONS.addDocumentByFile.path, form, this.headers(tweaks));
   }
 
-  async #post(path: string, body: string | FormData, headers: Record<string, string>): Promise<RawAnswer> {
+  async #post(
+    path: string,
+    body: string | FormData,
+    headers: Record<string, string>,
+  ): Promise<RawAnswer> {
     const response = await request(`${this.baseUrl}${path}`, { method: 'POST', headers, body });
     const text = await response.body.text();
-    return { status: response.statusCode, body: text ? JSON.parse(text) : undefined };
+    return { status: response.statusCode, body: parseOrKeep(text) };
+  }
+}
+
+/** JSON when it is JSON; a proxy-style plain-text error stays text. */
+function parseOrKeep(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return text;
   }
 }

@@ -1,6 +1,10 @@
 // One simulator per test file, on an ephemeral port, with the default fixtures and no logging.
 import { afterAll, beforeAll } from 'vitest';
-import { type RunningSimulator, type SimulatorOptions, startSimulator } from '../../../src/simulator/index.js';
+import {
+  type RunningSimulator,
+  type SimulatorOptions,
+  startSimulator,
+} from '../../../src/simulator/index.js';
 import { RawPlatform } from './raw-platform.js';
 
 export interface SimulatorHandle {

@@ -1,0 +1,128 @@
+// `signing-bridge simulator` as its own process: options, a request log line, admin from outside,
+// and a graceful exit on SIGTERM / SIGINT.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AdminClient } from '../../src/simulator/index.js';
+import { draft } from './support/contracts.js';
+import { RawPlatform } from './support/raw-platform.js';
+
+const started: ChildProcess[] = [];
+
+function cli(args: string[]) {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli/main.ts', 'simulator', ...args],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  started.push(child);
+  const output = { stdout: '', stderr: '' };
+  child.stdout?.on('data', (chunk: Buffer) => (output.stdout += chunk));
+  child.stderr?.on('data', (chunk: Buffer) => (output.stderr += chunk));
+  const exit = once(child, 'exit').then(([code]) => code as number);
+  return { child, output, exit };
+}
+
+async function listening(run: ReturnType<typeof cli>): Promise<string> {
+  for (let i = 0; i < 200; i += 1) {
+    const url = /listening on (http:\/\/\S+)/.exec(run.output.stderr)?.[1];
+    if (url) return url;
+    if (run.child.exitCode !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`simulator did not start: ${run.output.stderr}`);
+}
+
+afterEach(() => {
+  for (const child of started.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+describe('signing-bridge simulator (CLI)', () => {
+  it('--help documents every option and exits 0', async () => {
+    const run = cli(['--help']);
+    expect(await run.exit).toBe(0);
+    for (const flag of [
+      '--port',
+      '--host',
+      '--fixtures',
+      '--auth-window-ms',
+      '--nonce',
+      '--latency-ms',
+      '--error-rate',
+      '--rps',
+      '--quiet',
+      '--header-prefix',
+    ]) {
+      expect(run.output.stdout).toContain(flag);
+    }
+    expect(run.output.stdout).toContain('demo-app-token');
+  });
+
+  it('an unknown option or a bad value exits 2 with the usage', async () => {
+    expect(await cli(['--bogus']).exit).toBe(2);
+    const bad = cli(['--error-rate', '2']);
+    expect(await bad.exit).toBe(2);
+    expect(bad.output.stderr).toContain('--error-rate');
+  });
+
+  it('invalid fixtures stop the start with the bad paths named (exit 1)', async () => {
+    const file = join(tmpdir(), `fixtures-${process.pid}.json`);
+    await writeFile(file, JSON.stringify({ company: {}, categories: [], credentials: [] }));
+    const run = cli(['--port', '0', '--fixtures', file]);
+    expect(await run.exit).toBe(1);
+    expect(run.output.stderr).toContain('company.name');
+    expect(run.output.stderr).toContain('categories');
+  });
+
+  it('serves the platform, logs one line per request, and exits 0 on SIGTERM', async () => {
+    const run = cli(['--port', '0']);
+    const url = await listening(run);
+    const answer = await new RawPlatform(url).call('createDraft', draft());
+    expect(answer.body.code).toBe(0);
+    await new AdminClient(url).waitUntilReady();
+    for (let i = 0; i < 100 && !run.output.stdout.includes('platform call'); i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const line = run.output.stdout.split('\n').find((l) => l.includes('platform call'));
+    expect(JSON.parse(line ?? '{}')).toMatchObject({
+      operation: 'createDraft',
+      code: '0',
+      httpStatus: 200,
+    });
+    expect(run.output.stdout).not.toContain('demo-app-secret');
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+  });
+
+  it('flags configure auth and faults; --quiet logs no request; SIGINT exits 0', async () => {
+    const run = cli([
+      '--port',
+      '0',
+      '--quiet',
+      '--nonce',
+      '--latency-ms',
+      '5',
+      '--error-rate',
+      '0.25',
+      '--rps',
+      '100',
+    ]);
+    const url = await listening(run);
+    const admin = new AdminClient(url);
+    expect(await admin.faults()).toEqual({
+      latency: { fixedMs: 5 },
+      operations: { '*': { errorRate: 0.25, error: 'http503' } },
+      requestsPerSecond: 100,
+    });
+    const withoutNonce = await new RawPlatform(url).call('remindSignatories', { bizId: 'x' });
+    expect([441, 503]).toContain(withoutNonce.status);
+    run.child.kill('SIGINT');
+    expect(await run.exit).toBe(0);
+    expect(run.output.stdout).toBe('');
+  });
+});
