@@ -1,0 +1,26 @@
+/** Rules between variables: each is checked once both of its variables are valid on their own. */
+import type { InvalidField } from '../errors.js';
+import type { VariableName } from './table.js';
+
+interface PairRule {
+  readonly larger: VariableName;
+  readonly smaller: VariableName;
+}
+
+/** `larger` must be at least `smaller`. */
+export const AT_LEAST: readonly PairRule[] = [
+  { larger: 'MAX_PENDING', smaller: 'MAX_IN_FLIGHT' },
+  { larger: 'RETRY_MAX_DELAY_MS', smaller: 'RETRY_INITIAL_DELAY_MS' },
+  { larger: 'PRECONDITION_MAX_DELAY_MS', smaller: 'PRECONDITION_INITIAL_DELAY_MS' },
+  { larger: 'SIGNING_RETRY_MAX_DELAY_MS', smaller: 'SIGNING_RETRY_INITIAL_DELAY_MS' },
+  { larger: 'BREAKER_MAX_OPEN_MS', smaller: 'BREAKER_OPEN_MS' },
+];
+
+export function crossCheck(values: Partial<Record<VariableName, unknown>>): InvalidField[] {
+  return AT_LEAST.flatMap(({ larger, smaller }) => {
+    const big = values[larger];
+    const small = values[smaller];
+    if (typeof big !== 'number' || typeof small !== 'number' || big >= small) return [];
+    return [{ path: larger, rule: `must be at least ${smaller} (${small})` }];
+  });
+}

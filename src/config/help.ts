@@ -1,0 +1,21 @@
+/** The environment part of `signing-bridge run --help`, from the CONFIG table. */
+import { CONFIG } from './table.js';
+import { GROUPS, type Variable } from './variable.js';
+
+export function renderConfigHelp(): string {
+  const width = Math.max(...CONFIG.map((v) => v.name.length));
+  const sections = GROUPS.map((group) => {
+    const lines = CONFIG.filter((v) => v.group === group).flatMap((v) => [
+      `  ${v.name.padEnd(width)}  ${shownDefault(v)}`,
+      `      ${v.description}`,
+    ]);
+    return [`${group}:`, ...lines].join('\n');
+  });
+  return `${sections.join('\n\n')}\n`;
+}
+
+function shownDefault(variable: Variable): string {
+  const secret = variable.secret ? ' (secret)' : '';
+  if (variable.default === undefined) return `required${secret}`;
+  return `default: ${variable.default === '' ? '(empty)' : variable.default}${secret}`;
+}

@@ -1,0 +1,6 @@
+export { CONFIG_DOC_PATH, renderConfigDoc } from './docs.js';
+export { renderConfigHelp } from './help.js';
+export { loadConfig } from './load.js';
+export { configSummary } from './summary.js';
+export { CONFIG, type Config, type VariableName } from './table.js';
+export type { Group, Variable } from './variable.js';

@@ -1,0 +1,207 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ConfigInvalid } from '../errors.js';
+import { AT_LEAST } from './cross-checks.js';
+import { loadConfig } from './load.js';
+import { text } from './parsers.js';
+import { CONFIG, type VariableName } from './table.js';
+
+const REQUIRED = {
+  KAFKA_BROKERS: 'localhost:9092',
+  SIGNING_API_BASE_URL: 'http://127.0.0.1:9300',
+  SIGNING_APP_TOKEN: 'demo-app-token',
+  SIGNING_APP_SECRET: 'demo-app-secret',
+};
+
+function invalidOf(load: () => unknown): ConfigInvalid {
+  try {
+    load();
+  } catch (error) {
+    if (error instanceof ConfigInvalid) return error;
+    throw error;
+  }
+  throw new Error('expected ConfigInvalid');
+}
+
+const namesIn = (error: ConfigInvalid) => error.details.variables.map((v) => v.path);
+
+describe('loadConfig', () => {
+  it('when only the required variables are set, then everything else takes its default', () => {
+    const config = loadConfig(REQUIRED);
+    expect(config.KAFKA_BROKERS).toEqual(['localhost:9092']);
+    expect(config.MAX_IN_FLIGHT).toBeTypeOf('number');
+    expect(config.FILE_URL_ALLOWED_HOSTS).toEqual([]);
+    expect(config.FILE_URL_ALLOW_PRIVATE).toBe(false);
+    expect(config.TOPIC_EVENTS).toBeUndefined();
+    expect(config.SIGNING_SIGNATURE_MODE).toBe('md5');
+  });
+
+  it('when nothing is set, then one error names every required variable', () => {
+    const error = invalidOf(() => loadConfig({}));
+    expect(namesIn(error).sort()).toEqual(Object.keys(REQUIRED).sort());
+    for (const name of Object.keys(REQUIRED)) expect(error.message).toContain(name);
+  });
+
+  it('when several variables are bad, then one message names each, without their values', () => {
+    const env = {
+      ...REQUIRED,
+      KAFKA_BROKERS: 'no-port-here',
+      SIGNING_API_BASE_URL: 'ftp://files.example.com',
+      SIGNING_RPS: 'fast',
+      DELIVERY_MODE: 'maybe-once',
+      FILE_URL_ALLOW_PRIVATE: 'perhaps',
+      HTTP_PORT: '70000',
+    };
+    const error = invalidOf(() => loadConfig(env));
+    expect(namesIn(error).sort()).toEqual(
+      [
+        'DELIVERY_MODE',
+        'FILE_URL_ALLOW_PRIVATE',
+        'HTTP_PORT',
+        'KAFKA_BROKERS',
+        'SIGNING_API_BASE_URL',
+        'SIGNING_RPS',
+      ].sort(),
+    );
+    expect(error.message).toMatch(/^invalid configuration \(6 variables\): /);
+    for (const value of ['no-port-here', 'ftp://', 'fast', 'maybe-once', 'perhaps', '70000']) {
+      expect(error.message).not.toContain(value);
+    }
+  });
+
+  it('when a variable is set but blank, then its default applies (or it counts as missing)', () => {
+    expect(loadConfig({ ...REQUIRED, MAX_IN_FLIGHT: '  ' }).MAX_IN_FLIGHT).toBe(
+      loadConfig(REQUIRED).MAX_IN_FLIGHT,
+    );
+    expect(namesIn(invalidOf(() => loadConfig({ ...REQUIRED, SIGNING_APP_SECRET: '' })))).toEqual([
+      'SIGNING_APP_SECRET',
+    ]);
+  });
+
+  it('when two variables break a rule between them, then the larger one is named', () => {
+    const error = invalidOf(() =>
+      loadConfig({ ...REQUIRED, MAX_IN_FLIGHT: '50', MAX_PENDING: '10' }),
+    );
+    expect(error.details.variables).toEqual([
+      { path: 'MAX_PENDING', rule: 'must be at least MAX_IN_FLIGHT (50)' },
+    ]);
+  });
+});
+
+/** A valid text for every variable: the Record type makes a new variable need one here. */
+const VALID: Record<VariableName, fc.Arbitrary<string>> = (() => {
+  const int = (min: number, max: number) => fc.integer({ min, max }).map(String);
+  const ms = int(0, 3_600_000);
+  const word = fc.stringMatching(/^[a-z][a-z0-9-]{0,20}$/);
+  const host = fc.oneof(fc.domain(), fc.ipV4());
+  const topic = fc.stringMatching(/^[a-zA-Z0-9._-]{1,60}$/);
+  const optionalTopic = fc.oneof(fc.constant(''), topic);
+  const flag = fc.constantFrom('true', 'false', '1', '0', 'yes', 'no', 'on', 'off');
+  return {
+    KAFKA_BROKERS: fc
+      .array(fc.tuple(host, fc.integer({ min: 1, max: 65_535 })), { minLength: 1, maxLength: 4 })
+      .map((list) => list.map(([h, p]) => `${h}:${p}`).join(',')),
+    KAFKA_CLIENT_ID: word,
+    KAFKA_GROUP_ID: word,
+    DELIVERY_MODE: fc.constantFrom('at-least-once', 'exactly-once'),
+    TOPIC_PREFIX: topic,
+    TOPIC_PARTITIONS: int(1, 10_000),
+    TOPIC_COMMANDS_CREATE_CONTRACT: optionalTopic,
+    TOPIC_COMMANDS_ADD_DOCUMENT: optionalTopic,
+    TOPIC_COMMANDS_INITIATE: optionalTopic,
+    TOPIC_COMMANDS_APPROVE: optionalTopic,
+    TOPIC_COMMANDS_REMIND: optionalTopic,
+    TOPIC_COMMANDS_ADD_SIGNATORY: optionalTopic,
+    TOPIC_EVENTS: optionalTopic,
+    TOPIC_DEAD_LETTER: optionalTopic,
+    TOPIC_LEDGER: optionalTopic,
+    SIGNING_API_BASE_URL: fc.webUrl({ validSchemes: ['http', 'https'] }),
+    SIGNING_APP_TOKEN: fc.string({ minLength: 1 }).filter((s) => s.trim() !== ''),
+    SIGNING_APP_SECRET: fc.string({ minLength: 1 }).filter((s) => s.trim() !== ''),
+    SIGNING_HEADER_PREFIX: fc.stringMatching(/^[a-z0-9-]{1,20}$/),
+    SIGNING_SIGNATURE_MODE: fc.constantFrom('md5', 'md5-nonce'),
+    SIGNING_RPS: fc.oneof(int(0, 1_000), fc.constantFrom('0.5', '2.25')),
+    SIGNING_CONNECTIONS: int(1, 1_000),
+    SIGNING_CONNECT_TIMEOUT_MS: int(1, 60_000),
+    SIGNING_HEADERS_TIMEOUT_MS: int(1, 600_000),
+    SIGNING_BODY_TIMEOUT_MS: int(1, 600_000),
+    SIGNING_RETRY_MAX_ATTEMPTS: int(1, 20),
+    SIGNING_RETRY_INITIAL_DELAY_MS: ms,
+    SIGNING_RETRY_MAX_DELAY_MS: ms,
+    MAX_IN_FLIGHT: int(1, 10_000),
+    MAX_PENDING: int(1, 100_000),
+    RETRY_MAX_ATTEMPTS: int(1, 1_000),
+    RETRY_MAX_ELAPSED_MS: int(1, 86_400_000),
+    RETRY_INITIAL_DELAY_MS: ms,
+    RETRY_MAX_DELAY_MS: ms,
+    PRECONDITION_TIMEOUT_MS: ms,
+    PRECONDITION_INITIAL_DELAY_MS: ms,
+    PRECONDITION_MAX_DELAY_MS: ms,
+    COMMIT_INTERVAL_MS: int(1, 60_000),
+    SHUTDOWN_DEADLINE_MS: ms,
+    HANDOVER_TIMEOUT_MS: ms,
+    LEDGER_COMMANDS_PER_BIZID: int(1, 10_000),
+    EVENT_SOURCE: word,
+    BREAKER_FAILURE_THRESHOLD: int(1, 1_000),
+    BREAKER_OPEN_MS: ms,
+    BREAKER_MAX_OPEN_MS: ms,
+    BREAKER_HALF_OPEN_PROBES: int(1, 100),
+    FILE_MAX_BYTES: int(1, 100_000_000),
+    FILE_URL_ALLOWED_HOSTS: fc
+      .array(
+        fc.oneof(
+          fc.domain(),
+          fc.domain().map((d) => `*.${d}`),
+        ),
+        { maxLength: 4 },
+      )
+      .map((list) => list.join(',')),
+    FILE_URL_ALLOW_PRIVATE: flag,
+    FILE_URL_TIMEOUT_MS: int(1, 600_000),
+    FILE_URL_MAX_REDIRECTS: int(0, 10),
+    LOG_LEVEL: fc.constantFrom('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'),
+    LOG_PRETTY: flag,
+    HTTP_PORT: int(0, 65_535),
+    HTTP_HOST: fc.oneof(fc.ipV4(), fc.constant('localhost')),
+  };
+})();
+
+/** Valid pairs: where a rule ties two variables, the larger gets at least the smaller's value. */
+const validEnv = fc.record(VALID).map((env) => {
+  const fixed: Record<string, string> = { ...env };
+  for (const { larger, smaller } of AT_LEAST) {
+    if (Number(fixed[larger]) < Number(fixed[smaller])) fixed[larger] = fixed[smaller] ?? '';
+  }
+  return fixed;
+});
+
+/** Variables whose schema refuses some non-blank text (free text accepts anything). */
+const CHECKED = CONFIG.filter((variable) => variable.schema !== text);
+
+describe('loadConfig, for any environment', () => {
+  it('when every variable holds a valid value, then the environment parses', () => {
+    fc.assert(
+      fc.property(validEnv, (env) => {
+        expect(() => loadConfig(env)).not.toThrow();
+      }),
+    );
+  });
+
+  it('when one variable holds garbage, then the error names exactly that variable', () => {
+    const garbage = fc.constantFrom(...CHECKED).chain((variable) =>
+      fc.tuple(
+        fc.constant(variable),
+        fc
+          .string({ minLength: 1, maxLength: 30 })
+          .filter((s) => s.trim() !== '' && !variable.schema.safeParse(s).success),
+      ),
+    );
+    fc.assert(
+      fc.property(validEnv, garbage, (env, [variable, value]) => {
+        const error = invalidOf(() => loadConfig({ ...env, [variable.name]: value }));
+        expect(namesIn(error)).toEqual([variable.name]);
+        expect(error.message).toContain(variable.name);
+      }),
+    );
+  });
+});

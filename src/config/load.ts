@@ -1,0 +1,45 @@
+/**
+ * Reads the environment against the CONFIG table. Every variable is checked before any error is
+ * raised, so one message names every bad variable; values never appear in it.
+ */
+import type { z } from 'zod';
+import { ConfigInvalid, type InvalidField } from '../errors.js';
+import { crossCheck } from './cross-checks.js';
+import { CONFIG, type Config, type VariableName } from './table.js';
+
+export function loadConfig(env: Readonly<Record<string, string | undefined>>): Config {
+  const values: Partial<Record<VariableName, unknown>> = {};
+  const problems: InvalidField[] = [];
+  for (const variable of CONFIG) {
+    const { name } = variable;
+    const text = given(env[name]) ?? ('default' in variable ? variable.default : undefined);
+    if (text === undefined) {
+      problems.push({ path: name, rule: 'is required' });
+      continue;
+    }
+    const parsed = variable.schema.safeParse(text);
+    if (parsed.success) values[name] = parsed.data;
+    else problems.push({ path: name, rule: rulesOf(parsed.error) });
+  }
+  problems.push(...crossCheck(values));
+  if (problems.length > 0) throw configInvalid(problems);
+  // Every variable of the table was read by its own schema above.
+  return values as Config;
+}
+
+/** Unset and empty (or blank) are the same: the default applies. */
+function given(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
+}
+
+function rulesOf(error: z.ZodError): string {
+  return [...new Set(error.issues.map((issue) => issue.message))].join(', ');
+}
+
+function configInvalid(problems: InvalidField[]): ConfigInvalid {
+  const list = problems.map((p) => `${p.path} ${p.rule}`).join('; ');
+  const count = problems.length === 1 ? '1 variable' : `${problems.length} variables`;
+  return new ConfigInvalid(`invalid configuration (${count}): ${list}`, {
+    details: { variables: problems },
+  });
+}

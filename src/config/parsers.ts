@@ -1,0 +1,97 @@
+/**
+ * Schemas that read one environment variable's text into its value. Messages say what a valid
+ * value looks like and never repeat the value (it may be a secret).
+ */
+import { z } from 'zod';
+
+export type TextSchema<T = unknown> = z.ZodType<T, string>;
+
+export function integer({ min, max }: { min: number; max?: number }): TextSchema<number> {
+  const range = max === undefined ? `≥ ${min}` : `from ${min} to ${max}`;
+  const rule = `must be a whole number ${range}`;
+  return z
+    .string()
+    .trim()
+    .regex(/^-?\d+$/, rule)
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(min, rule)
+        .max(max ?? Number.MAX_SAFE_INTEGER, rule),
+    );
+}
+
+/** A duration in milliseconds. */
+export const milliseconds = (min = 0) => integer({ min });
+
+export function decimal({ min }: { min: number }): TextSchema<number> {
+  const rule = `must be a number ≥ ${min}`;
+  return z
+    .string()
+    .trim()
+    .regex(/^\d+(\.\d+)?$/, rule)
+    .transform(Number)
+    .pipe(z.number().min(min, rule));
+}
+
+export const flag: TextSchema<boolean> = z.stringbool({
+  error: 'must be true or false (also 1/0, yes/no, on/off)',
+});
+
+export const text: TextSchema<string> = z.string().trim().min(1, 'must not be empty');
+
+/** Comma-separated; blanks around items and empty items are dropped. */
+function list<T>(item: z.ZodType<T, string>): TextSchema<T[]> {
+  const items = z.string().transform((value) =>
+    value
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean),
+  );
+  return items.pipe(z.array(item));
+}
+
+export const brokers: TextSchema<string[]> = list(
+  z.string().regex(/^[^\s:/]+:\d{1,5}$/, 'each broker must be host:port'),
+).refine((all) => all.length > 0, 'must name at least one broker (host:port)');
+
+export const hostPatterns: TextSchema<string[]> = list(
+  z.string().regex(/^(\*\.)?[a-z0-9.:[\]-]+$/i, 'each entry must be a host or *.suffix'),
+);
+
+export const httpUrl: TextSchema<string> = z
+  .string()
+  .trim()
+  .pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }));
+
+export const topicName: TextSchema<string> = z
+  .string()
+  .trim()
+  .regex(/^[a-zA-Z0-9._-]{1,249}$/, 'must be a Kafka topic name (letters, digits, . _ -)');
+
+export const topicPrefix: TextSchema<string> = z
+  .string()
+  .trim()
+  .regex(
+    /^[a-zA-Z0-9._-]{1,200}$/,
+    'must be letters, digits and . _ - (the start of a topic name)',
+  );
+
+/** A topic name, or empty for "not overridden". */
+export const optionalTopicName: TextSchema<string | undefined> = z
+  .string()
+  .trim()
+  .transform((value) => value || undefined)
+  .pipe(topicName.optional());
+
+export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: `must be one of ${values.join(', ')}` });
+
+export const headerPrefix: TextSchema<string> = z
+  .string()
+  .trim()
+  .regex(/^[a-z0-9-]+$/i, 'must be letters, digits and dashes (like x-svc-open-)');
+
+export const port: TextSchema<number> = integer({ min: 0, max: 65_535 });

@@ -1,0 +1,27 @@
+/**
+ * Every environment variable of `signing-bridge run`, in one table: the loader, the summary
+ * logged at start, `run --help` and docs/configuration.md are all read from here.
+ */
+import type { z } from 'zod';
+import type { Variable } from './variable.js';
+import { FILES } from './variables/files.js';
+import { KAFKA, TOPICS } from './variables/kafka.js';
+import { OBSERVABILITY } from './variables/observability.js';
+import { PLATFORM } from './variables/platform.js';
+import { BREAKER, PROCESSING } from './variables/processing.js';
+
+export const CONFIG = [
+  ...KAFKA,
+  ...TOPICS,
+  ...PLATFORM,
+  ...PROCESSING,
+  ...BREAKER,
+  ...FILES,
+  ...OBSERVABILITY,
+] as const satisfies readonly Variable[];
+
+type Row = (typeof CONFIG)[number];
+export type VariableName = Row['name'];
+
+/** The parsed environment: one typed value per variable. */
+export type Config = { readonly [R in Row as R['name']]: z.output<R['schema']> };

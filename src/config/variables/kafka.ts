@@ -1,0 +1,72 @@
+import { DEFAULT_TOPIC_PREFIX } from '../../schemas/messages/topics.js';
+import { brokers, integer, oneOf, optionalTopicName, text, topicPrefix } from '../parsers.js';
+import type { Variable } from '../variable.js';
+
+export const KAFKA = [
+  {
+    name: 'KAFKA_BROKERS',
+    group: 'Kafka',
+    schema: brokers,
+    description: 'Bootstrap brokers, comma-separated host:port.',
+  },
+  {
+    name: 'KAFKA_CLIENT_ID',
+    group: 'Kafka',
+    schema: text,
+    default: 'signing-bridge',
+    description: 'Kafka client id, shown in broker logs and quotas.',
+  },
+  {
+    name: 'KAFKA_GROUP_ID',
+    group: 'Kafka',
+    schema: text,
+    default: 'signing-bridge',
+    description: 'Consumer group of the command topics; every instance of one bridge shares it.',
+  },
+  {
+    name: 'DELIVERY_MODE',
+    group: 'Kafka',
+    schema: oneOf(['at-least-once', 'exactly-once']),
+    default: 'at-least-once',
+    description:
+      'exactly-once writes each outbox flush in a Kafka transaction, so that a multi-broker cluster never repeats a terminal event either.',
+  },
+] as const satisfies readonly Variable[];
+
+/** Empty (the default) means the topic TOPIC_PREFIX names. */
+const topicOverride = <N extends string>(name: N, what: string) =>
+  ({
+    name,
+    group: 'Topics',
+    schema: optionalTopicName,
+    default: '',
+    description: `Topic of ${what}; empty: the one TOPIC_PREFIX names.`,
+  }) as const satisfies Variable;
+
+export const TOPICS = [
+  {
+    name: 'TOPIC_PREFIX',
+    group: 'Topics',
+    schema: topicPrefix,
+    default: DEFAULT_TOPIC_PREFIX,
+    description:
+      'Prefix of every topic name: <prefix>commands.<type>, <prefix>events, <prefix>dead-letter, <prefix>ledger.',
+  },
+  {
+    name: 'TOPIC_PARTITIONS',
+    group: 'Topics',
+    schema: integer({ min: 1, max: 10_000 }),
+    default: '12',
+    description:
+      'Partitions of the topics the bridge creates when they are missing. Command topics and the ledger must all have the same count, which bounds how many instances do work.',
+  },
+  topicOverride('TOPIC_COMMANDS_CREATE_CONTRACT', 'create-contract commands'),
+  topicOverride('TOPIC_COMMANDS_ADD_DOCUMENT', 'add-document commands'),
+  topicOverride('TOPIC_COMMANDS_INITIATE', 'initiate commands'),
+  topicOverride('TOPIC_COMMANDS_APPROVE', 'approve commands'),
+  topicOverride('TOPIC_COMMANDS_REMIND', 'remind commands'),
+  topicOverride('TOPIC_COMMANDS_ADD_SIGNATORY', 'add-signatory commands'),
+  topicOverride('TOPIC_EVENTS', 'result and failure events'),
+  topicOverride('TOPIC_DEAD_LETTER', 'records that could not be read'),
+  topicOverride('TOPIC_LEDGER', 'the ledger (compacted)'),
+] as const satisfies readonly Variable[];

@@ -1,0 +1,34 @@
+import { flag, oneOf, port, text } from '../parsers.js';
+import type { Variable } from '../variable.js';
+
+export const OBSERVABILITY = [
+  {
+    name: 'LOG_LEVEL',
+    group: 'Observability',
+    schema: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    default: 'info',
+    description: 'Least severe level logged.',
+  },
+  {
+    name: 'LOG_PRETTY',
+    group: 'Observability',
+    schema: flag,
+    default: 'false',
+    description: 'Human-readable, coloured logs (development); otherwise one JSON object a line.',
+  },
+  {
+    name: 'HTTP_PORT',
+    group: 'Observability',
+    schema: port,
+    default: '8080',
+    description:
+      'Port of /healthz (alive), /readyz (consuming) and /metrics (Prometheus); 0 = off.',
+  },
+  {
+    name: 'HTTP_HOST',
+    group: 'Observability',
+    schema: text,
+    default: '0.0.0.0',
+    description: 'Address the health and metrics server listens on.',
+  },
+] as const satisfies readonly Variable[];

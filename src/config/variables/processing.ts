@@ -1,0 +1,140 @@
+import { integer, milliseconds, text } from '../parsers.js';
+import type { Variable } from '../variable.js';
+
+export const PROCESSING = [
+  {
+    name: 'MAX_IN_FLIGHT',
+    group: 'Processing',
+    schema: integer({ min: 1, max: 10_000 }),
+    default: '32',
+    description: 'Commands handled at once by this instance (one at a time per bizId).',
+  },
+  {
+    name: 'MAX_PENDING',
+    group: 'Processing',
+    schema: integer({ min: 1 }),
+    default: '1000',
+    description:
+      'Commands waiting for their turn before fetching pauses; it resumes below half of it.',
+  },
+  {
+    name: 'RETRY_MAX_ATTEMPTS',
+    group: 'Processing',
+    schema: integer({ min: 1 }),
+    default: '10',
+    description: 'Runs of a command that fails transiently before command.gave-up.',
+  },
+  {
+    name: 'RETRY_MAX_ELAPSED_MS',
+    group: 'Processing',
+    schema: milliseconds(1),
+    default: '300000',
+    description: 'Time from the first run of a failing command to command.gave-up.',
+  },
+  {
+    name: 'RETRY_INITIAL_DELAY_MS',
+    group: 'Processing',
+    schema: milliseconds(),
+    default: '1000',
+    description: 'Cap of the first full-jitter backoff before a command runs again.',
+  },
+  {
+    name: 'RETRY_MAX_DELAY_MS',
+    group: 'Processing',
+    schema: milliseconds(),
+    default: '60000',
+    description: 'Largest backoff cap before a command runs again.',
+  },
+  {
+    name: 'PRECONDITION_TIMEOUT_MS',
+    group: 'Processing',
+    schema: milliseconds(),
+    default: '60000',
+    description:
+      'How long a command waits for its contract to exist (a command racing its create-contract) before command.precondition-timed-out.',
+  },
+  {
+    name: 'PRECONDITION_INITIAL_DELAY_MS',
+    group: 'Processing',
+    schema: milliseconds(),
+    default: '500',
+    description: 'Cap of the first backoff while waiting for the contract.',
+  },
+  {
+    name: 'PRECONDITION_MAX_DELAY_MS',
+    group: 'Processing',
+    schema: milliseconds(),
+    default: '10000',
+    description: 'Largest backoff cap while waiting for the contract.',
+  },
+  {
+    name: 'COMMIT_INTERVAL_MS',
+    group: 'Processing',
+    schema: milliseconds(1),
+    default: '5000',
+    description: 'How often offsets are committed (up to the lowest unfinished command).',
+  },
+  {
+    name: 'SHUTDOWN_DEADLINE_MS',
+    group: 'Processing',
+    schema: milliseconds(),
+    default: '15000',
+    description:
+      'On SIGTERM/SIGINT, how long commands in flight may finish before the final flush and exit.',
+  },
+  {
+    name: 'HANDOVER_TIMEOUT_MS',
+    group: 'Processing',
+    schema: milliseconds(),
+    default: '30000',
+    description:
+      "How long a new owner of a partition waits for the previous owner's released marker (an owner that crashed never writes it).",
+  },
+  {
+    name: 'LEDGER_COMMANDS_PER_BIZID',
+    group: 'Processing',
+    schema: integer({ min: 1, max: 10_000 }),
+    default: '100',
+    description: 'Recent commandIds the ledger remembers per bizId, to skip replays.',
+  },
+  {
+    name: 'EVENT_SOURCE',
+    group: 'Processing',
+    schema: text,
+    default: 'signing-bridge',
+    description: 'CloudEvents source attribute (ce_source) of every event published.',
+  },
+] as const satisfies readonly Variable[];
+
+export const BREAKER = [
+  {
+    name: 'BREAKER_FAILURE_THRESHOLD',
+    group: 'Circuit breaker',
+    schema: integer({ min: 1 }),
+    default: '5',
+    description:
+      'Consecutive transient platform failures that open the circuit (consumption pauses).',
+  },
+  {
+    name: 'BREAKER_OPEN_MS',
+    group: 'Circuit breaker',
+    schema: milliseconds(),
+    default: '5000',
+    description:
+      'How long the circuit first stays open before one probe; each failed probe doubles it.',
+  },
+  {
+    name: 'BREAKER_MAX_OPEN_MS',
+    group: 'Circuit breaker',
+    schema: milliseconds(),
+    default: '60000',
+    description: 'Longest open period.',
+  },
+  {
+    name: 'BREAKER_HALF_OPEN_PROBES',
+    group: 'Circuit breaker',
+    schema: integer({ min: 1 }),
+    default: '1',
+    description: 'Calls let through while half-open.',
+  },
+] as const satisfies readonly Variable[];
