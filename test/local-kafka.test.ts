@@ -108,23 +108,29 @@ function brokerScenarios(brokers: () => string[]): void {
     const groupId = uniqueName('group');
     const received: Received[] = [];
     const assignments = new Map<string, number[]>();
+    let lastJoinAt = Date.now();
     for (const member of ['a', 'b']) {
       const consumer = await newConsumer(groupId);
       consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
         assignments.set(member, payload.memberAssignment[topic] ?? []);
+        lastJoinAt = Date.now();
       });
       await consumer.subscribe({ topic, fromBeginning: true });
       await consumeInto(received, member, consumer);
     }
 
-    await vi.waitFor(() => {
+    // kafkajs sometimes runs one more rebalance right after the first settles (seen on 3.9 and
+    // 4.1 alike). It keeps the same split, but messages in flight then may be redelivered, so
+    // produce only once the group is Stable and no member has rejoined for a second.
+    const admin = await connected(kafka().admin());
+    await vi.waitFor(async () => {
       const [a = [], b = []] = [assignments.get('a'), assignments.get('b')];
       expect([a.length, b.length]).toEqual([6, 6]);
       expect([...a, ...b].sort((x, y) => x - y)).toEqual([...Array(12).keys()]);
+      expect(Date.now() - lastJoinAt).toBeGreaterThan(1_000);
+      const { groups } = await admin.describeGroups([groupId]);
+      expect(groups[0]).toMatchObject({ state: 'Stable', members: [{}, {}] });
     }, WAIT);
-    const admin = await connected(kafka().admin());
-    const { groups } = await admin.describeGroups([groupId]);
-    expect(groups[0]).toMatchObject({ state: 'Stable', members: [{}, {}] });
 
     const producer = await newProducer();
     const messages = Array.from({ length: 120 }, (_, i) => ({ key: `biz-${i}`, value: `${i}` }));

@@ -7,7 +7,7 @@ import { closeSync, existsSync, openSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
 import type { Writable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -407,7 +407,10 @@ export async function startLocalKafka(options: LocalKafkaOptions = {}): Promise<
   const libs = await ensureKafkaInstalled(version);
   const { port, controllerPort } = await pickPorts(options.port);
   const broker = `${HOST}:${port}`;
-  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'signing-bridge-kafka-')));
+  // Absolute, because the JVM runs inside it and the configs written there name paths in it.
+  const dataDir = options.dataDir
+    ? resolvePath(options.dataDir)
+    : await mkdtemp(join(tmpdir(), 'signing-bridge-kafka-'));
   const tempDir = options.dataDir === undefined ? dataDir : undefined;
 
   let stop = async () => {
