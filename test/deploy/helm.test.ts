@@ -42,6 +42,7 @@ interface Manifest {
     replicas?: number;
     selector?: { matchLabels?: Record<string, string> } & Record<string, unknown>;
     maxUnavailable?: number;
+    unhealthyPodEvictionPolicy?: string;
     ports?: { name: string; port: number; targetPort: string }[];
     endpoints?: { port: string; path: string }[];
     template?: {
@@ -296,6 +297,7 @@ describe.skipIf(SKIP_REASON !== undefined)(
       expect(selects(selectorOf(service), podLabels)).toBe(true);
       const pdb = one(minimal, 'PodDisruptionBudget', bridge);
       expect(pdb.spec.maxUnavailable).toBe(1);
+      expect(pdb.spec.unhealthyPodEvictionPolicy).toBe('AlwaysAllow');
       expect(selects(selectorOf(pdb), podLabels)).toBe(true);
     });
 
