@@ -148,3 +148,44 @@ export class ConfigInvalid extends SigningBridgeError<{ variables: InvalidField[
   readonly code = 'SB_ERR_CONFIG_INVALID';
   readonly retryable = false;
 }
+
+/** A command record could not be read, broke its schema, or was keyed by something else. */
+export class CommandInvalid extends SigningBridgeError<{
+  topic: string;
+  partition: number;
+  offset: string;
+  reason: 'not-json' | 'schema' | 'key';
+  fields: InvalidField[];
+}> {
+  readonly code = 'SB_ERR_COMMAND_INVALID';
+  readonly retryable = false;
+}
+
+/** An event a handler produced broke its schema, so it was not published. A bug, not a retry. */
+export class EventInvalid extends SigningBridgeError<{ type: string; fields: InvalidField[] }> {
+  readonly code = 'SB_ERR_EVENT_INVALID';
+  readonly retryable = false;
+}
+
+/** A handler threw instead of returning an outcome: a bug, so the command fails at once. */
+export class HandlerThrew extends SigningBridgeError<{ type: string; step: string }> {
+  readonly code = 'SB_ERR_HANDLER_THREW';
+  readonly retryable = false;
+}
+
+/** Command topics and the ledger must have the same partition count (see docs/design.md). */
+export class TopicsNotCoPartitioned extends SigningBridgeError<{
+  partitions: Record<string, number>;
+}> {
+  readonly code = 'SB_ERR_KAFKA_TOPICS_NOT_COPARTITIONED';
+  readonly retryable = false;
+}
+
+/**
+ * This instance no longer owns the partition of the command it was running (a rebalance or
+ * shutdown): its writes are refused so the next owner alone carries on.
+ */
+export class PartitionReleased extends SigningBridgeError<{ partition: number }> {
+  readonly code = 'SB_ERR_PARTITION_RELEASED';
+  readonly retryable = false;
+}

@@ -244,3 +244,101 @@ describe('KeyScheduler', () => {
     );
   });
 });
+
+describe('KeyScheduler retries and lanes', () => {
+  interface LanedItem {
+    key: string;
+    lane: string;
+    seq: number;
+  }
+
+  /** A worker that asks for a retry while `retries` says so, recording each start. */
+  function retryingWorker(retries: Map<number, number>) {
+    const started: number[] = [];
+    const worker = async (item: LanedItem) => {
+      started.push(item.seq);
+      const left = retries.get(item.seq) ?? 0;
+      if (left === 0) return undefined;
+      retries.set(item.seq, left - 1);
+      return { retryInMs: 100 };
+    };
+    return { worker, started };
+  }
+
+  function lanedScheduler(worker: (item: LanedItem) => Promise<{ retryInMs: number } | undefined>) {
+    return new KeyScheduler<LanedItem>({
+      worker,
+      lane: (item) => item.lane,
+      maxInFlight: 10,
+      maxPending: 100,
+      onError: () => {},
+    });
+  }
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('when an item asks to retry, then later items of its lane wait and it runs again after the delay', async () => {
+    vi.useFakeTimers();
+    const { worker, started } = retryingWorker(new Map([[1, 1]]));
+    const keys = lanedScheduler(worker);
+    keys.push('a', { key: 'a', lane: 'x', seq: 1 });
+    keys.push('a', { key: 'a', lane: 'x', seq: 2 });
+    await vi.advanceTimersByTimeAsync(50);
+    expect(started).toEqual([1]);
+    expect(keys.pending).toBe(2);
+    expect(keys.running).toBe(0);
+    await vi.advanceTimersByTimeAsync(60);
+    await keys.idle();
+    expect(started).toEqual([1, 1, 2]);
+  });
+
+  it('when an item waits to retry, then items of its key in other lanes run meanwhile, one at a time', async () => {
+    vi.useFakeTimers();
+    const { worker, started } = retryingWorker(new Map([[1, 1]]));
+    const keys = lanedScheduler(worker);
+    keys.push('a', { key: 'a', lane: 'initiate', seq: 1 });
+    keys.push('a', { key: 'a', lane: 'initiate', seq: 2 });
+    keys.push('a', { key: 'a', lane: 'create', seq: 3 });
+    keys.push('a', { key: 'a', lane: 'create', seq: 4 });
+    await vi.advanceTimersByTimeAsync(10);
+    expect(started).toEqual([1, 3, 4]);
+    await vi.advanceTimersByTimeAsync(100);
+    await keys.idle();
+    expect(started).toEqual([1, 3, 4, 1, 2]);
+  });
+
+  it('when items wait to retry, then they hold no slot but still count as pending', async () => {
+    vi.useFakeTimers();
+    const { worker, started } = retryingWorker(new Map([[1, 1]]));
+    const keys = new KeyScheduler<LanedItem>({
+      worker,
+      maxInFlight: 1,
+      maxPending: 2,
+      onError: () => {},
+    });
+    keys.push('a', { key: 'a', lane: '', seq: 1 });
+    await vi.advanceTimersByTimeAsync(1);
+    keys.push('b', { key: 'b', lane: '', seq: 2 });
+    await vi.advanceTimersByTimeAsync(1);
+    expect(started).toEqual([1, 2]);
+    expect(keys.pending).toBe(1);
+    keys.push('c', { key: 'c', lane: '', seq: 3 });
+    expect(keys.isSaturated()).toBe(true);
+    await vi.advanceTimersByTimeAsync(200);
+    await keys.idle();
+  });
+
+  it('when cleared, then items waiting to retry are dropped and never run again', async () => {
+    vi.useFakeTimers();
+    const { worker, started } = retryingWorker(new Map([[1, 5]]));
+    const keys = lanedScheduler(worker);
+    keys.push('a', { key: 'a', lane: 'x', seq: 1 });
+    await vi.advanceTimersByTimeAsync(1);
+    expect(keys.clear(() => true).map((item) => item.seq)).toEqual([1]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(started).toEqual([1]);
+    await keys.idle();
+  });
+});

@@ -1,5 +1,15 @@
+/** What a run of an item asks for: nothing more (it is finished), or another run later. */
+export type RunVerdict = { readonly retryInMs: number } | undefined;
+
 export interface KeySchedulerOptions<T> {
-  worker: (item: T) => Promise<void>;
+  // biome-ignore lint/suspicious/noConfusingVoidType: a worker that never retries returns nothing
+  worker: (item: T) => Promise<RunVerdict | void>;
+  /**
+   * Items of one key in different lanes keep no order between them; while an item waits to run
+   * again, later items of its lane wait behind it and items of other lanes may run. All items
+   * share one lane unless this says otherwise.
+   */
+  lane?: (item: T) => string;
   /** Items running at once across all keys. */
   maxInFlight: number;
   /** The pending count at which isSaturated() turns true, i.e. the consumer pauses fetching. */
@@ -13,16 +23,26 @@ interface Waiter {
   resolve: () => void;
 }
 
+interface Entry<T> {
+  readonly item: T;
+  readonly lane: string;
+  /** Set while the item waits out its retry delay. */
+  timer?: NodeJS.Timeout | undefined;
+}
+
 /**
- * Runs items of one key strictly one at a time in push order, different keys concurrently, with
- * at most maxInFlight running overall.
+ * Runs items of one key strictly one at a time, different keys concurrently, with at most
+ * maxInFlight running overall. Within a lane of a key, items run in push order; an item that
+ * asks to run again later keeps its place at the head of its lane without holding a slot.
  */
 export class KeyScheduler<T> {
   readonly #options: KeySchedulerOptions<T>;
-  // Items not yet started, per key; a key is present while it has an item running or queued.
-  readonly #queues = new Map<string, T[]>();
-  // Keys with nothing running and a queued item, waiting for a free slot, first come first served.
-  #ready: string[] = [];
+  // Items not running, per key, in push order (an item waiting to retry goes back to the front);
+  // a key is present while it has an item running or queued.
+  readonly #queues = new Map<string, Array<Entry<T>>>();
+  readonly #runningKeys = new Set<string>();
+  // Keys with nothing running that may have an item ready, first come first served.
+  readonly #ready = new Set<string>();
   #running = 0;
   #pending = 0;
   #waiters: Waiter[] = [];
@@ -34,9 +54,13 @@ export class KeyScheduler<T> {
     this.#options = options;
   }
 
-  /** Items queued or running. */
+  /** Items queued, running or waiting to retry. */
   get pending(): number {
     return this.#pending;
+  }
+
+  get running(): number {
+    return this.#running;
   }
 
   isSaturated(): boolean {
@@ -45,13 +69,11 @@ export class KeyScheduler<T> {
 
   push(key: string, item: T): void {
     this.#pending++;
+    const entry: Entry<T> = { item, lane: this.#options.lane?.(item) ?? '' };
     const queue = this.#queues.get(key);
-    if (queue) {
-      queue.push(item);
-    } else {
-      this.#queues.set(key, [item]);
-      this.#ready.push(key);
-    }
+    if (queue) queue.push(entry);
+    else this.#queues.set(key, [entry]);
+    if (!this.#runningKeys.has(key)) this.#ready.add(key);
     this.#pump();
   }
 
@@ -66,20 +88,25 @@ export class KeyScheduler<T> {
     return this.whenBelow(1);
   }
 
-  /** Drops queued items (never running ones) that match, returning them in push order per key. */
+  /**
+   * Drops queued items, including those waiting to retry (never running ones), that match,
+   * returning them in queue order per key.
+   */
   clear(predicate: (item: T, key: string) => boolean): T[] {
     const dropped: T[] = [];
     for (const [key, queue] of this.#queues) {
-      const kept: T[] = [];
-      for (const item of queue) (predicate(item, key) ? dropped : kept).push(item);
+      const kept = queue.filter((entry) => {
+        if (!predicate(entry.item, key)) return true;
+        clearTimeout(entry.timer);
+        dropped.push(entry.item);
+        return false;
+      });
       this.#queues.set(key, kept);
+      if (kept.length === 0 && !this.#runningKeys.has(key)) {
+        this.#queues.delete(key);
+        this.#ready.delete(key);
+      }
     }
-    // A ready key has nothing running, so once its queue is empty the key is done.
-    this.#ready = this.#ready.filter((key) => {
-      if (this.#queues.get(key)?.length) return true;
-      this.#queues.delete(key);
-      return false;
-    });
     this.#pending -= dropped.length;
     this.#notify();
     return dropped;
@@ -87,28 +114,48 @@ export class KeyScheduler<T> {
 
   #pump(): void {
     while (this.#running < this.#options.maxInFlight) {
-      const key = this.#ready.shift();
+      const [key] = this.#ready;
       if (key === undefined) return;
-      // A ready key always has a queued item.
-      const item = this.#queues.get(key)?.shift() as T;
+      this.#ready.delete(key);
+      const queue = this.#queues.get(key) ?? [];
+      const index = runnableIndex(queue);
+      if (index < 0) continue;
+      const [entry] = queue.splice(index, 1) as [Entry<T>];
       this.#running++;
-      void this.#run(key, item);
+      this.#runningKeys.add(key);
+      void this.#run(key, entry);
     }
   }
 
-  async #run(key: string, item: T): Promise<void> {
+  async #run(key: string, entry: Entry<T>): Promise<void> {
+    let verdict: RunVerdict;
     try {
-      await this.#options.worker(item);
+      verdict = (await this.#options.worker(entry.item)) ?? undefined;
     } catch (error) {
-      this.#options.onError(error, item);
-    } finally {
-      this.#running--;
-      this.#pending--;
-      if (this.#queues.get(key)?.length) this.#ready.push(key);
-      else this.#queues.delete(key);
-      this.#pump();
-      this.#notify();
+      this.#options.onError(error, entry.item);
     }
+    this.#running--;
+    this.#runningKeys.delete(key);
+    const queue = this.#queues.get(key) ?? [];
+    if (verdict) {
+      queue.unshift(entry);
+      entry.timer = setTimeout(() => {
+        entry.timer = undefined;
+        this.#wake(key);
+      }, verdict.retryInMs);
+    } else {
+      this.#pending--;
+    }
+    if (queue.length === 0) this.#queues.delete(key);
+    else this.#ready.add(key);
+    this.#pump();
+    this.#notify();
+  }
+
+  #wake(key: string): void {
+    if (this.#runningKeys.has(key) || !this.#queues.has(key)) return;
+    this.#ready.add(key);
+    this.#pump();
   }
 
   #notify(): void {
@@ -116,4 +163,16 @@ export class KeyScheduler<T> {
     this.#waiters = this.#waiters.filter((waiter) => this.#pending >= waiter.threshold);
     for (const waiter of due) waiter.resolve();
   }
+}
+
+/** The first item whose lane is not held up by an earlier item waiting to retry; -1 if none. */
+function runnableIndex<T>(queue: ReadonlyArray<Entry<T>>): number {
+  let blocked: Set<string> | undefined;
+  for (const [index, entry] of queue.entries()) {
+    if (blocked?.has(entry.lane)) continue;
+    if (entry.timer === undefined) return index;
+    blocked ??= new Set();
+    blocked.add(entry.lane);
+  }
+  return -1;
 }

@@ -1,0 +1,144 @@
+/**
+ * The bridge as the service runs it: start() sets up topics, joins the consumer group and
+ * resolves once the first assigned partitions are restored; stop() is the graceful shutdown of
+ * docs/design.md, bounded by shutdownDeadlineMs.
+ */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
+import { ConfigInvalid, TopicsNotCoPartitioned } from '../errors.js';
+import type { GroupConsumer, RecordProducer, TopicSpec } from '../kafka/index.js';
+import { createEngine, type Engine } from './engine.js';
+import { type BridgeOptions, checkSettings } from './settings.js';
+
+export class Bridge {
+  readonly #options: BridgeOptions;
+  // Tells this process's ownership markers from any other's, across restarts too.
+  readonly #instance = randomUUID();
+  #io: { consumer: GroupConsumer; producer: RecordProducer } | undefined;
+  #engine: Engine | undefined;
+  #commitTimer: NodeJS.Timeout | undefined;
+  #ready = false;
+  #stopping: Promise<void> | undefined;
+
+  constructor(options: BridgeOptions) {
+    checkSettings(options.settings);
+    if (options.settings.deliveryMode !== 'at-least-once') {
+      const rule = 'only at-least-once is offered; see docs/design.md, "Delivery guarantee"';
+      throw new ConfigInvalid(`deliveryMode ${options.settings.deliveryMode}: ${rule}`, {
+        details: { variables: [{ path: 'deliveryMode', rule }] },
+      });
+    }
+    this.#options = options;
+  }
+
+  /** True from the end of start() until stop() begins or the consumer fails for good. */
+  get ready(): boolean {
+    return this.#ready;
+  }
+
+  async start(): Promise<void> {
+    const { kafka, topics, settings, log, observer } = this.#options;
+    await this.#ensureTopics();
+    const producer = await kafka.producer();
+    const consumer = kafka.consumer({ groupId: settings.groupId, instanceId: this.#instance });
+    this.#io = { consumer, producer };
+    const engine = createEngine(this.#options, { consumer, producer, instance: this.#instance });
+    this.#engine = engine;
+    engine.breaker.onStateChange((state) => {
+      observer?.breakerStateChanged?.(state);
+      // Half-open lets records in again: the commands they bring are the probes.
+      if (engine.gate.hold('breaker', state === 'open')) {
+        observer?.consumptionPaused?.(state === 'open', 'breaker');
+        if (state === 'open') this.#scheduleBreakerCheck(engine);
+      }
+    });
+    let assigned: () => void = () => {};
+    const firstAssignment = new Promise<void>((resolve) => {
+      assigned = resolve;
+    });
+    await consumer.run([...Object.values(topics.commands), topics.ledger], {
+      onBatch: (batch) => engine.intake.onBatch(batch),
+      onAssignment: (partitions) => {
+        engine.ownership.onAssignment(partitions);
+        assigned();
+      },
+      onCrash: (error, restarting) => {
+        log.error({ err: error, restarting }, 'Kafka consumer failed');
+        if (!restarting) this.#ready = false;
+      },
+    });
+    await firstAssignment;
+    await engine.ownership.firstRestore();
+    this.#commitTimer = setInterval(() => {
+      void engine.committer.commit();
+      observer?.load?.(engine.scheduler.running, engine.scheduler.pending);
+    }, settings.commitIntervalMs);
+    this.#ready = true;
+    log.info({ instance: this.#instance, partitions: engine.ownership.assigned }, 'bridge started');
+  }
+
+  stop(): Promise<void> {
+    this.#stopping ??= this.#shutdown();
+    return this.#stopping;
+  }
+
+  async #shutdown(): Promise<void> {
+    this.#ready = false;
+    clearInterval(this.#commitTimer);
+    const { settings, log } = this.#options;
+    const started = Date.now();
+    const engine = this.#engine;
+    if (engine) {
+      engine.gate.hold('stopping', true);
+      // Running commands get most of the deadline; the rest is for flushing, committing and
+      // writing the released markers.
+      const finalStepsMs = Math.min(3_000, settings.shutdownDeadlineMs / 3);
+      const released = engine.ownership.releaseAll(settings.shutdownDeadlineMs - finalStepsMs);
+      const inTime = await Promise.race([
+        released.then(() => true),
+        delay(settings.shutdownDeadlineMs, false),
+      ]);
+      if (!inTime) log.warn('shutdown deadline passed before every partition was released');
+    }
+    await this.#io?.consumer.stop().catch((error) => log.warn({ err: error }, 'leaving failed'));
+    await this.#io?.producer.disconnect().catch(() => {});
+    log.info({ ms: Date.now() - started }, 'bridge stopped');
+  }
+
+  /** Command topics and the ledger must share one partition count; creates what is missing. */
+  async #ensureTopics(): Promise<void> {
+    const { kafka, topics } = this.#options;
+    const spec = (topic: string, compacted = false): TopicSpec => ({
+      topic,
+      partitions: kafka.topicPartitions,
+      compacted,
+    });
+    const coPartitioned = [...Object.values(topics.commands), topics.ledger];
+    const admin = await kafka.admin();
+    try {
+      const counts = await admin.ensureTopics([
+        ...Object.values(topics.commands).map((topic) => spec(topic)),
+        spec(topics.ledger, true),
+        spec(topics.events),
+        spec(topics.deadLetter),
+      ]);
+      const partitions = Object.fromEntries(coPartitioned.map((t) => [t, counts.get(t) ?? 0]));
+      if (new Set(Object.values(partitions)).size !== 1) {
+        throw new TopicsNotCoPartitioned(
+          'command topics and the ledger must have the same number of partitions',
+          { details: { partitions } },
+        );
+      }
+    } finally {
+      await admin.disconnect();
+    }
+  }
+
+  /** An open circuit turns half-open only when asked; ask when it is due. */
+  #scheduleBreakerCheck(engine: Engine): void {
+    setTimeout(() => {
+      const state = engine.breaker.state;
+      if (state === 'open') this.#scheduleBreakerCheck(engine);
+    }, engine.breaker.remainingOpenMs() + 10).unref();
+  }
+}

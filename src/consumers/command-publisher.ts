@@ -1,0 +1,125 @@
+/**
+ * Everything a command writes: its steps (ledger entry and step events together), its terminal
+ * event (with the ledger's "done" mark, in the same write), and a rejected record's dead letter.
+ * Memory follows Kafka: the ledger entry changes only once its record is written.
+ */
+import type { CommandInvalid } from '../errors.js';
+import type { PendingEvent, StepRecord } from '../handlers/types.js';
+import type { InboundRecord, OutboundRecord } from '../kafka/index.js';
+import {
+  isDone,
+  type Ledger,
+  type LedgerEntry,
+  withCommandEnded,
+  withStep,
+} from '../ledger/index.js';
+import { deadLetterRecord, encodeEvent, rejectedEvent } from '../producers/index.js';
+import type { Command, TopicNames } from '../schemas/messages/index.js';
+import type { DurableWriter } from './durable-writer.js';
+import type { Job } from './job.js';
+import type { Lease } from './lease.js';
+
+export interface PublisherOptions {
+  readonly ledger: Ledger;
+  readonly writer: DurableWriter;
+  readonly topics: TopicNames;
+  readonly source: string;
+  /** Ended commands remembered per bizId. */
+  readonly keep: number;
+}
+
+export class CommandPublisher {
+  readonly #options: PublisherOptions;
+
+  constructor(options: PublisherOptions) {
+    this.#options = options;
+  }
+
+  entry(job: Job): LedgerEntry {
+    return this.#options.ledger.get(job.record.partition, job.key);
+  }
+
+  async recordStep(
+    job: Job,
+    command: Command,
+    step: string,
+    record: StepRecord,
+    events: readonly PendingEvent[],
+    lease: Lease,
+  ): Promise<void> {
+    const next = withStep(this.entry(job), command.commandId, step, record, this.#options.keep);
+    const encoded = events.map((event) => this.#encode(event, command));
+    await this.#write(job, next, encoded, lease);
+  }
+
+  /** @throws EventInvalid, before writing anything, when the event breaks its schema. */
+  async end(job: Job, command: Command, event: PendingEvent, lease: Lease): Promise<void> {
+    const encoded = this.#encode(event, command);
+    const contractId = (event.data as { contractId?: unknown }).contractId;
+    const next = withCommandEnded(
+      this.entry(job),
+      command.commandId,
+      this.#options.keep,
+      typeof contractId === 'string' ? contractId : undefined,
+    );
+    await this.#write(job, next, [encoded], lease);
+  }
+
+  /** Whether this very record was already rejected (a replay after a crash). */
+  wasRejected(job: Job): boolean {
+    return isDone(this.entry(job), rejectionToken(job.record));
+  }
+
+  /**
+   * The dead letter and the rejected event. A record with a key is also marked in its ledger
+   * entry, by position rather than commandId: a corrected command may reuse the commandId.
+   */
+  async reject(
+    job: Job,
+    rejection: {
+      error: CommandInvalid;
+      commandId?: string | undefined;
+      bizId?: string | undefined;
+    },
+    lease: Lease,
+  ): Promise<void> {
+    const { error, commandId, bizId } = rejection;
+    const { topic, partition, offset } = job.record;
+    const ref = { commandId, bizId, commandType: job.type };
+    const event = encodeEvent(rejectedEvent(ref, error, { topic, partition, offset }), {
+      topic: this.#options.topics.events,
+      source: this.#options.source,
+      bizId: bizId ?? (job.record.key ? job.key : undefined),
+      commandId: commandId ?? `${topic}/${partition}/${offset}`,
+    });
+    const deadLetter = deadLetterRecord(job.record, error, this.#options.topics.deadLetter);
+    if (job.record.key === null) {
+      await this.#options.writer.write([deadLetter, event], lease);
+      return;
+    }
+    const token = rejectionToken(job.record);
+    const next = withCommandEnded(this.entry(job), token, this.#options.keep);
+    await this.#write(job, next, [deadLetter, event], lease);
+  }
+
+  async #write(job: Job, next: LedgerEntry, others: OutboundRecord[], lease: Lease): Promise<void> {
+    const { ledger, writer } = this.#options;
+    const { partition } = job.record;
+    await writer.write([ledger.recordOf(partition, job.key, next), ...others], lease);
+    ledger.set(partition, job.key, next);
+  }
+
+  #encode(event: PendingEvent, command: Command): OutboundRecord {
+    return encodeEvent(event, {
+      topic: this.#options.topics.events,
+      source: this.#options.source,
+      bizId: command.bizId,
+      commandId: command.commandId,
+    });
+  }
+}
+
+/** Stands for a rejected record in the ledger's list of ended commands. */
+function rejectionToken({ topic, offset }: InboundRecord): string {
+  return `rejected@${topic}/${offset}`;
+}

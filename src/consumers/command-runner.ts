@@ -1,0 +1,200 @@
+/**
+ * One run of one command: read it, skip it if it already ended, call its handler, and act on
+ * the outcome. Runs after the first are retries the scheduler brings back after their delay.
+ */
+import type { Logger } from 'pino';
+import {
+  EventInvalid,
+  HandlerThrew,
+  PartitionReleased,
+  PlatformRejected,
+  SigningBridgeError,
+} from '../errors.js';
+import { outcomeOf } from '../handlers/outcome.js';
+import type { CommandContext, Handlers, Outcome, PendingEvent } from '../handlers/types.js';
+import { isDone, progressOf } from '../ledger/index.js';
+import {
+  type CommandRef,
+  failedEvent,
+  gaveUpEvent,
+  preconditionTimedOutEvent,
+} from '../producers/index.js';
+import type { Command } from '../schemas/messages/index.js';
+import type { CircuitBreaker } from './circuit-breaker.js';
+import { decodeCommand } from './command-decoding.js';
+import type { CommandPublisher } from './command-publisher.js';
+import type { Job } from './job.js';
+import type { RunVerdict } from './key-scheduler.js';
+import type { Lease } from './lease.js';
+import { type Decision, decide } from './retry-decision.js';
+import type { BridgeObserver, BridgeSettings, CommandEnding } from './settings.js';
+
+// How soon a command held back by an open circuit looks again, at the least.
+const BREAKER_RECHECK_MS = 250;
+// The step named in a failure when a handler threw instead of returning an outcome.
+const HANDLER_STEP = 'handler';
+
+export interface RunnerOptions {
+  readonly handlers: Handlers;
+  readonly publisher: CommandPublisher;
+  readonly leaseOf: (partition: number) => Lease | undefined;
+  /** Marks the record's offset finished, so it can be committed. */
+  readonly finish: (job: Job) => void;
+  readonly breaker: CircuitBreaker;
+  readonly settings: BridgeSettings;
+  readonly observer: BridgeObserver;
+  readonly log: Logger;
+}
+
+export class CommandRunner {
+  readonly #options: RunnerOptions;
+
+  constructor(options: RunnerOptions) {
+    this.#options = options;
+  }
+
+  /** Resolves with a retry request, or undefined once the command ended or was left to others. */
+  async run(job: Job): Promise<RunVerdict> {
+    try {
+      return await this.#run(job);
+    } catch (error) {
+      // Left unfinished: the partition's next owner runs the command again.
+      if (error instanceof PartitionReleased) return undefined;
+      throw error;
+    }
+  }
+
+  async #run(job: Job): Promise<RunVerdict> {
+    const lease = this.#options.leaseOf(job.record.partition);
+    // Not ours any more: left unfinished for the next owner.
+    if (!lease?.canStart) return undefined;
+    job.runs++;
+    job.firstRunAt ??= Date.now();
+    job.decoded ??= decodeCommand(job.record, job.type);
+    const { publisher } = this.#options;
+    if (!job.decoded.ok) {
+      if (!publisher.wasRejected(job)) await publisher.reject(job, job.decoded, lease);
+      return this.#finished(job, 'rejected');
+    }
+    const { command } = job.decoded;
+    if (isDone(publisher.entry(job), command.commandId)) return this.#finished(job, 'duplicate');
+    const { breaker } = this.#options;
+    if (!breaker.canPass()) {
+      job.runs--;
+      const wait = Math.max(breaker.remainingOpenMs(), BREAKER_RECHECK_MS);
+      return { retryInMs: wait * (1 + Math.random() / 2) };
+    }
+    const outcome = await this.#runHandler(job, command, lease);
+    if (outcome === undefined) return undefined;
+    this.#recordVerdict(outcome);
+    return this.#act(
+      job,
+      command,
+      decide(outcome, job.history, this.#options.settings, Date.now()),
+      lease,
+    );
+  }
+
+  /** Undefined when the run was cut short because the partition is being released. */
+  async #runHandler(job: Job, command: Command, lease: Lease): Promise<Outcome | undefined> {
+    const controller = lease.startRun();
+    const { publisher, handlers, log } = this.#options;
+    const context: CommandContext = {
+      type: job.type,
+      command,
+      progress: progressOf(publisher.entry(job), command.commandId),
+      record: (step, record, events = []) =>
+        publisher.recordStep(job, command, step, record, events, lease),
+      signal: controller.signal,
+      log: log.child({ commandId: command.commandId, bizId: command.bizId, type: job.type }),
+    };
+    try {
+      const handler = handlers[job.type] as (context: CommandContext) => Promise<Outcome>;
+      const outcome = await handler(context);
+      // Cut short at the release deadline: whatever it says, the next owner decides again.
+      return controller.signal.aborted ? undefined : outcome;
+    } catch (error) {
+      if (controller.signal.aborted || lease.state === 'revoked') return undefined;
+      return outcomeOfThrow(error, job.type, context.log);
+    } finally {
+      lease.endRun(controller);
+    }
+  }
+
+  /** Any answer from the platform shows it is up; only transient failures count against it. */
+  #recordVerdict(outcome: Outcome): void {
+    const { breaker } = this.#options;
+    if (outcome.kind === 'retry' && outcome.reason === 'transient') breaker.recordFailure();
+    else if (outcome.kind !== 'failed' || outcome.error instanceof PlatformRejected) {
+      breaker.recordSuccess();
+    }
+  }
+
+  async #act(job: Job, command: Command, decision: Decision, lease: Lease): Promise<RunVerdict> {
+    if (decision.kind === 'retry') {
+      job.history = decision.history;
+      const { reason, delayMs } = decision;
+      this.#options.observer.retryScheduled?.({ type: job.type, reason, delayMs });
+      return { retryInMs: delayMs };
+    }
+    const ref: CommandRef = {
+      commandId: command.commandId,
+      bizId: command.bizId,
+      commandType: job.type,
+      contractId: this.#options.publisher.entry(job).contractId,
+    };
+    const event = endingEvent(decision, ref);
+    const ending = decision.kind === 'complete' ? 'completed' : decision.outcome;
+    try {
+      await this.#options.publisher.end(job, command, event, lease);
+    } catch (error) {
+      if (!(error instanceof EventInvalid)) throw error;
+      // The handler's result event is broken: the command still ends, with a failure.
+      this.#options.log.error({ err: error, commandId: command.commandId }, 'result event invalid');
+      await this.#options.publisher.end(job, command, failedEvent(ref, event.step, error), lease);
+      return this.#finished(job, 'failed');
+    }
+    return this.#finished(job, ending);
+  }
+
+  #finished(job: Job, outcome: CommandEnding): undefined {
+    this.#options.finish(job);
+    this.#options.observer.commandFinished?.({
+      type: job.type,
+      outcome,
+      durationMs: Date.now() - (job.firstRunAt ?? Date.now()),
+      attempts: job.runs,
+    });
+    return undefined;
+  }
+}
+
+function endingEvent(
+  decision: Exclude<Decision, { kind: 'retry' }>,
+  ref: CommandRef,
+): PendingEvent {
+  if (decision.kind === 'complete') return decision.event;
+  switch (decision.outcome) {
+    case 'failed':
+      return failedEvent(ref, decision.step, decision.error);
+    case 'gave-up':
+      return gaveUpEvent(ref, decision.step, decision.attempts, decision.error);
+    case 'precondition-timed-out':
+      return preconditionTimedOutEvent(ref, decision.step, decision.waitedMs, decision.error);
+  }
+}
+
+/**
+ * Handlers return outcomes and throw only for the unexpected. An error from our catalogue still
+ * gets its usual outcome; anything else is a bug, and retrying a bug changes nothing.
+ */
+function outcomeOfThrow(error: unknown, type: string, log: Logger): Outcome {
+  if (error instanceof SigningBridgeError) return outcomeOf(HANDLER_STEP, error);
+  log.error({ err: error }, 'handler threw');
+  const message = error instanceof Error ? error.message : String(error);
+  const failure = new HandlerThrew(`the ${type} handler threw: ${message}`, {
+    details: { type, step: HANDLER_STEP },
+    cause: error,
+  });
+  return { kind: 'failed', step: HANDLER_STEP, error: failure };
+}

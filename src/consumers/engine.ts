@@ -1,0 +1,108 @@
+/**
+ * The bridge's moving parts for one run, wired together: intake → scheduler → runner →
+ * publisher → outbox, with ownership, the fetch gate, offsets and the circuit breaker around.
+ */
+import type { Logger } from 'pino';
+import type { GroupConsumer, RecordProducer } from '../kafka/index.js';
+import { Ledger } from '../ledger/index.js';
+import { Outbox } from '../producers/index.js';
+import type { CommandType } from '../schemas/messages/index.js';
+import { CircuitBreaker } from './circuit-breaker.js';
+import { CommandPublisher } from './command-publisher.js';
+import { CommandRunner } from './command-runner.js';
+import { DurableWriter } from './durable-writer.js';
+import { FetchGate } from './fetch-gate.js';
+import { Intake } from './intake.js';
+import type { Job } from './job.js';
+import { KeyScheduler } from './key-scheduler.js';
+import { OffsetCommitter } from './offset-committer.js';
+import { OffsetTracker } from './offset-tracker.js';
+import { Ownership } from './ownership.js';
+import type { BridgeObserver, BridgeOptions } from './settings.js';
+
+// Long enough to gather the records of commands finishing together, short against a platform call.
+const OUTBOX_LINGER_MS = 2;
+// Keeps each partition's share of a produce request well under the broker's 1 MB default.
+const OUTBOX_MAX_RECORDS = 500;
+
+export interface Engine {
+  readonly intake: Intake;
+  readonly ownership: Ownership;
+  readonly gate: FetchGate;
+  readonly scheduler: KeyScheduler<Job>;
+  readonly committer: OffsetCommitter;
+  readonly breaker: CircuitBreaker;
+}
+
+export function createEngine(
+  options: BridgeOptions,
+  io: { consumer: GroupConsumer; producer: RecordProducer; instance: string },
+): Engine {
+  const { topics, settings, handlers } = options;
+  const log: Logger = options.log;
+  const observer: BridgeObserver = options.observer ?? {};
+  const commandTopics = Object.values(topics.commands);
+  const typeOf = new Map(
+    Object.entries(topics.commands).map(([type, topic]) => [topic, type as CommandType]),
+  );
+  const outbox = new Outbox({
+    sink: (records) => io.producer.send(records),
+    lingerMs: OUTBOX_LINGER_MS,
+    maxRecords: OUTBOX_MAX_RECORDS,
+  });
+  const writer = new DurableWriter(outbox, log);
+  const ledger = new Ledger(topics.ledger);
+  const tracker = new OffsetTracker();
+  const committer = new OffsetCommitter(tracker, io.consumer, commandTopics, log);
+  const breaker = new CircuitBreaker(settings.breaker);
+  const publisher = new CommandPublisher({
+    ledger,
+    writer,
+    topics,
+    source: settings.source,
+    keep: settings.ledgerCommandsPerBizId,
+  });
+  let gate: FetchGate | undefined;
+  const ownership = new Ownership({
+    consumer: io.consumer,
+    instance: io.instance,
+    ledger,
+    writer,
+    scheduler: { clear: (predicate) => scheduler.clear(predicate) },
+    commitAndForget: (partition) => committer.commitAndForget(partition),
+    onChange: () => gate?.update(),
+    handoverTimeoutMs: settings.handoverTimeoutMs,
+    log,
+  });
+  gate = new FetchGate(io.consumer, { commands: commandTopics, ledger: topics.ledger }, ownership);
+  const runner = new CommandRunner({
+    handlers,
+    publisher,
+    leaseOf: (partition) => ownership.leaseOf(partition),
+    finish: ({ record }) => tracker.finish(record.topic, record.partition, record.offset),
+    breaker,
+    settings,
+    observer,
+    log,
+  });
+  const scheduler: KeyScheduler<Job> = new KeyScheduler<Job>({
+    worker: (job) => runner.run(job),
+    lane: (job) => job.type,
+    maxInFlight: settings.maxInFlight,
+    maxPending: settings.maxPending,
+    onError: (error, job) => {
+      const { topic, partition, offset } = job.record;
+      log.error({ err: error, topic, partition, offset }, 'command run failed unexpectedly');
+    },
+  });
+  const intake = new Intake({
+    scheduler,
+    tracker,
+    ownership,
+    gate,
+    typeOf,
+    maxPending: settings.maxPending,
+    observer,
+  });
+  return { intake, ownership, gate, scheduler, committer, breaker };
+}

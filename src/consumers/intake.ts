@@ -1,0 +1,69 @@
+import type { FetchedBatch } from '../kafka/index.js';
+import type { CommandType } from '../schemas/messages/index.js';
+import type { FetchGate } from './fetch-gate.js';
+import { type Job, newJob } from './job.js';
+import type { KeyScheduler } from './key-scheduler.js';
+import type { OffsetTracker } from './offset-tracker.js';
+import type { Ownership } from './ownership.js';
+import type { BridgeObserver } from './settings.js';
+
+export interface IntakeOptions {
+  readonly scheduler: KeyScheduler<Job>;
+  readonly tracker: OffsetTracker;
+  readonly ownership: Ownership;
+  readonly gate: FetchGate;
+  /** The command type of each command topic; other topics are the ledger's. */
+  readonly typeOf: ReadonlyMap<string, CommandType>;
+  readonly maxPending: number;
+  readonly observer: BridgeObserver;
+}
+
+/**
+ * Hands fetched command records to the scheduler, keyed by bizId, and returns at once: the
+ * next fetch waits for this, so nothing slow happens here. When the scheduler is full it takes
+ * only part of a batch (the rest is fetched again later) and holds fetching back until half of
+ * the backlog is done.
+ */
+export class Intake {
+  readonly #options: IntakeOptions;
+
+  constructor(options: IntakeOptions) {
+    this.#options = options;
+  }
+
+  onBatch(batch: FetchedBatch): void {
+    const { scheduler, tracker, ownership, typeOf } = this.#options;
+    const type = typeOf.get(batch.topic);
+    if (type === undefined) {
+      ownership.onLedgerBatch(batch);
+      return;
+    }
+    // Fetched just before the partition was paused or lost: it is fetched again when due.
+    if (!ownership.leaseOf(batch.partition)?.canStart) return;
+    let taken: string | undefined;
+    for (const record of batch.records) {
+      if (scheduler.isSaturated()) {
+        this.#holdBack();
+        break;
+      }
+      // false for a record already in hand: a rebalance moves the fetch position back to
+      // the last commit, and the partition stayed here.
+      if (tracker.track(record.topic, record.partition, record.offset)) {
+        const job = newJob(record, type);
+        scheduler.push(job.key, job);
+      }
+      taken = record.offset;
+    }
+    if (taken !== undefined) batch.resolve(taken);
+  }
+
+  #holdBack(): void {
+    const { gate, scheduler, maxPending, observer } = this.#options;
+    if (!gate.hold('backpressure', true)) return;
+    observer.consumptionPaused?.(true, 'backpressure');
+    void scheduler.whenBelow(Math.ceil(maxPending / 2)).then(() => {
+      gate.hold('backpressure', false);
+      observer.consumptionPaused?.(false, 'backpressure');
+    });
+  }
+}

@@ -1,0 +1,111 @@
+import type { Logger } from 'pino';
+import { ConfigInvalid } from '../errors.js';
+import type { Handlers } from '../handlers/types.js';
+import type { KafkaConnection } from '../kafka/index.js';
+import type { BackoffPolicy } from '../retry/backoff.js';
+import type { CommandType, TopicNames } from '../schemas/messages/index.js';
+import type { CircuitBreakerOptions, CircuitState } from './circuit-breaker.js';
+
+export interface BridgeSettings {
+  groupId: string;
+  /** Commands running at once (waiting to retry does not count). */
+  maxInFlight: number;
+  /** Fetching pauses at this many commands queued, running or waiting to retry. */
+  maxPending: number;
+  /** Transient failures. */
+  retry: { maxAttempts: number; maxElapsedMs: number; policy: BackoffPolicy };
+  /** The contract not found yet. */
+  precondition: { timeoutMs: number; policy: BackoffPolicy };
+  breaker: CircuitBreakerOptions;
+  commitIntervalMs: number;
+  shutdownDeadlineMs: number;
+  /** How long a new owner waits for the previous owner to release a partition. */
+  handoverTimeoutMs: number;
+  deliveryMode: 'at-least-once' | 'exactly-once';
+  /** Ended commandIds remembered per bizId, for replay detection. */
+  ledgerCommandsPerBizId: number;
+  /** CloudEvents ce_source. */
+  source: string;
+}
+
+export type CommandEnding =
+  | 'completed'
+  | 'failed'
+  | 'gave-up'
+  | 'precondition-timed-out'
+  | 'rejected'
+  | 'duplicate';
+
+/** Every callback is optional; metrics and logs hang here. */
+export interface BridgeObserver {
+  commandFinished?(info: {
+    type: CommandType;
+    outcome: CommandEnding;
+    durationMs: number;
+    attempts: number;
+  }): void;
+  retryScheduled?(info: {
+    type: CommandType;
+    reason: 'transient' | 'not-found';
+    delayMs: number;
+  }): void;
+  consumptionPaused?(paused: boolean, reason: 'backpressure' | 'breaker'): void;
+  breakerStateChanged?(state: CircuitState): void;
+  load?(inFlight: number, pending: number): void;
+}
+
+export interface BridgeOptions {
+  kafka: KafkaConnection;
+  topics: TopicNames;
+  handlers: Handlers;
+  settings: BridgeSettings;
+  log: Logger;
+  observer?: BridgeObserver;
+}
+
+export function defaultBridgeSettings(overrides: Partial<BridgeSettings> = {}): BridgeSettings {
+  return {
+    groupId: 'signing-bridge',
+    maxInFlight: 256,
+    maxPending: 2000,
+    retry: {
+      maxAttempts: 8,
+      maxElapsedMs: 5 * 60_000,
+      policy: { initialDelayMs: 500, maxDelayMs: 30_000, multiplier: 2 },
+    },
+    precondition: {
+      timeoutMs: 60_000,
+      policy: { initialDelayMs: 250, maxDelayMs: 5_000, multiplier: 2 },
+    },
+    breaker: {
+      failureThreshold: 20,
+      openDurationMs: 5_000,
+      maxOpenDurationMs: 60_000,
+      halfOpenProbes: 1,
+    },
+    commitIntervalMs: 1_000,
+    shutdownDeadlineMs: 15_000,
+    handoverTimeoutMs: 10_000,
+    deliveryMode: 'at-least-once',
+    ledgerCommandsPerBizId: 100,
+    source: 'signing-bridge',
+    ...overrides,
+  };
+}
+
+/** @throws ConfigInvalid naming every setting out of range. */
+export function checkSettings(settings: BridgeSettings): void {
+  const rules: Array<[string, boolean, string]> = [
+    ['maxInFlight', settings.maxInFlight >= 1, 'at least 1'],
+    ['maxPending', settings.maxPending >= settings.maxInFlight, 'at least maxInFlight'],
+    ['retry.maxAttempts', settings.retry.maxAttempts >= 1, 'at least 1'],
+    ['commitIntervalMs', settings.commitIntervalMs > 0, 'positive'],
+    ['ledgerCommandsPerBizId', settings.ledgerCommandsPerBizId >= 1, 'at least 1'],
+    ['groupId', settings.groupId.length > 0, 'not empty'],
+  ];
+  const variables = rules.filter(([, ok]) => !ok).map(([path, , rule]) => ({ path, rule }));
+  if (variables.length > 0) {
+    const list = variables.map((v) => `${v.path} must be ${v.rule}`).join('; ');
+    throw new ConfigInvalid(`bridge settings invalid: ${list}`, { details: { variables } });
+  }
+}

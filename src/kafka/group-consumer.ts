@@ -1,0 +1,111 @@
+import type { Batch, Consumer, Kafka, KafkaMessage } from 'kafkajs';
+import { coPartitionedAssigner, decodeUserData } from './co-partitioned-assigner.js';
+import type {
+  GroupConsumer,
+  GroupConsumerHandlers,
+  GroupConsumerOptions,
+  InboundRecord,
+  TopicPartitionOffset,
+  TopicPartitions,
+} from './types.js';
+
+/** kafkajs heartbeats only between fetches, so a fetch must never wait long. */
+const FETCH_MAX_WAIT_MS = 200;
+// Short enough that a crashed member's partitions move on in seconds; the fetch loop
+// heartbeats at least every FETCH_MAX_WAIT_MS, far inside it.
+const SESSION_TIMEOUT_MS = 10_000;
+const HEARTBEAT_INTERVAL_MS = 1_000;
+const MAX_BYTES_PER_PARTITION = 256 * 1024;
+const MAX_BYTES = 4 * 1024 * 1024;
+
+/**
+ * A kafkajs consumer in a group, fetching batches with the co-partitioned assigner. Offsets are
+ * resolved only as the caller says and committed only when it asks.
+ */
+export class KafkajsGroupConsumer implements GroupConsumer {
+  readonly #consumer: Consumer;
+  readonly #instanceId: string;
+  #owned: readonly number[] = [];
+
+  constructor(kafka: Kafka, { groupId, instanceId }: GroupConsumerOptions) {
+    this.#instanceId = instanceId;
+    this.#consumer = kafka.consumer({
+      groupId,
+      partitionAssigners: [
+        coPartitionedAssigner(() => ({ instance: instanceId, owned: this.#owned })),
+      ],
+      sessionTimeout: SESSION_TIMEOUT_MS,
+      heartbeatInterval: HEARTBEAT_INTERVAL_MS,
+      maxWaitTimeInMs: FETCH_MAX_WAIT_MS,
+      maxBytesPerPartition: MAX_BYTES_PER_PARTITION,
+      maxBytes: MAX_BYTES,
+      allowAutoTopicCreation: false,
+    });
+  }
+
+  async run(topics: readonly string[], handlers: GroupConsumerHandlers): Promise<void> {
+    const consumer = this.#consumer;
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+      const numbers = new Set(Object.values(payload.memberAssignment).flat());
+      this.#owned = [...numbers].sort((a, b) => a - b);
+      handlers.onAssignment(this.#owned);
+    });
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      handlers.onCrash(payload.error, payload.restart);
+    });
+    await consumer.connect();
+    // Without a committed offset a partition starts at its beginning: commands written before
+    // the bridge first ran are still commands to run.
+    await consumer.subscribe({ topics: [...topics], fromBeginning: true });
+    await consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      eachBatch: async ({ batch, resolveOffset }) => {
+        handlers.onBatch({
+          topic: batch.topic,
+          partition: batch.partition,
+          records: batch.messages.map((message) => toInbound(batch, message)),
+          resolve: resolveOffset,
+        });
+      },
+    });
+  }
+
+  pause(partitions: readonly TopicPartitions[]): void {
+    if (partitions.length > 0) this.#consumer.pause(partitions.map(mutable));
+  }
+
+  resume(partitions: readonly TopicPartitions[]): void {
+    if (partitions.length > 0) this.#consumer.resume(partitions.map(mutable));
+  }
+
+  async commit(offsets: readonly TopicPartitionOffset[]): Promise<void> {
+    if (offsets.length > 0) await this.#consumer.commitOffsets([...offsets]);
+  }
+
+  async liveInstances(): Promise<ReadonlySet<string>> {
+    const { members } = await this.#consumer.describeGroup();
+    const instances = members.map((m) => decodeUserData(m.memberMetadata)?.instance);
+    return new Set([this.#instanceId, ...instances.filter((i) => i !== undefined)]);
+  }
+
+  async stop(): Promise<void> {
+    await this.#consumer.disconnect();
+  }
+}
+
+function mutable({ topic, partitions }: TopicPartitions) {
+  return { topic, partitions: [...partitions] };
+}
+
+function toInbound(batch: Batch, message: KafkaMessage): InboundRecord {
+  return {
+    topic: batch.topic,
+    partition: batch.partition,
+    offset: message.offset,
+    key: message.key,
+    value: message.value,
+    headers: message.headers ?? {},
+    timestamp: message.timestamp,
+  };
+}

@@ -1,0 +1,2 @@
+export { createKafkaConnection, type KafkaConnectionOptions } from './connection.js';
+export type * from './types.js';

@@ -1,0 +1,18 @@
+import { type logCreator, logLevel } from 'kafkajs';
+import type { Logger } from 'pino';
+
+/**
+ * kafkajs logs through pino. Its info level reports routine group and fetch activity (every
+ * pause and resume, for one), so it goes to debug; warnings and errors keep their level.
+ */
+export function kafkajsLogCreator(log: Logger): logCreator {
+  const child = log.child({ component: 'kafkajs' });
+  return () =>
+    ({ namespace, level, log: entry }) => {
+      const { message, ...fields } = entry;
+      const context = { namespace, ...fields };
+      if (level === logLevel.ERROR) child.error(context, message);
+      else if (level === logLevel.WARN) child.warn(context, message);
+      else child.debug(context, message);
+    };
+}

@@ -1,0 +1,91 @@
+import { type Kafka, Partitioners, type Producer, type TopicMessages } from 'kafkajs';
+import type {
+  OutboundRecord,
+  RecordProducer,
+  TopicPartitionOffset,
+  TransactionalProducer,
+} from './types.js';
+
+/**
+ * Idempotent, so the client's own retries never write a record twice, and one request in flight
+ * per broker, so records of one partition are written in the order they were sent.
+ */
+const PRODUCER_CONFIG = {
+  idempotent: true,
+  maxInFlightRequests: 1,
+  allowAutoTopicCreation: false,
+  createPartitioner: Partitioners.DefaultPartitioner,
+} as const;
+
+export async function connectProducer(kafka: Kafka): Promise<RecordProducer> {
+  const producer = kafka.producer(PRODUCER_CONFIG);
+  await producer.connect();
+  return {
+    async send(records) {
+      if (records.length > 0) await producer.sendBatch({ topicMessages: byTopic(records) });
+    },
+    disconnect: () => producer.disconnect(),
+  };
+}
+
+export async function connectTransactionalProducer(
+  kafka: Kafka,
+  transactionalId: string,
+  transactionTimeoutMs: number,
+): Promise<TransactionalProducer> {
+  const producer: Producer = kafka.producer({
+    ...PRODUCER_CONFIG,
+    transactionalId,
+    transactionTimeout: transactionTimeoutMs,
+  });
+  // Connecting initialises the transactional id: it fences any producer that used it before
+  // and aborts that producer's open transaction.
+  await producer.connect();
+  return {
+    async sendInTransaction(records, { groupId, offsets }) {
+      const transaction = await producer.transaction();
+      try {
+        if (records.length > 0) await transaction.sendBatch({ topicMessages: byTopic(records) });
+        if (offsets.length > 0) {
+          await transaction.sendOffsets({
+            consumerGroupId: groupId,
+            topics: offsetsByTopic(offsets),
+          });
+        }
+        await transaction.commit();
+      } catch (error) {
+        await transaction.abort().catch(() => {});
+        throw error;
+      }
+    },
+    disconnect: () => producer.disconnect(),
+  };
+}
+
+function byTopic(records: readonly OutboundRecord[]): TopicMessages[] {
+  return groupByTopic(records, ({ partition, key, value, headers }) => ({
+    key,
+    value,
+    partition,
+    headers: headers ? { ...headers } : undefined,
+  })).map(([topic, messages]) => ({ topic, messages }));
+}
+
+function offsetsByTopic(offsets: readonly TopicPartitionOffset[]) {
+  return groupByTopic(offsets, ({ partition, offset }) => ({ partition, offset })).map(
+    ([topic, partitions]) => ({ topic, partitions }),
+  );
+}
+
+function groupByTopic<T extends { topic: string }, U>(
+  items: readonly T[],
+  map: (item: T) => U,
+): Array<[string, U[]]> {
+  const topics = new Map<string, U[]>();
+  for (const item of items) {
+    const list = topics.get(item.topic) ?? [];
+    if (list.length === 0) topics.set(item.topic, list);
+    list.push(map(item));
+  }
+  return [...topics];
+}

@@ -1,0 +1,115 @@
+/**
+ * The bridge's own view of Kafka: the few operations consumers, producers and the ledger need.
+ * Only src/kafka implements them (with kafkajs today), so another client can replace it.
+ */
+
+export type HeaderValue = Buffer | string | Array<Buffer | string> | undefined;
+export type RecordHeaders = Record<string, HeaderValue>;
+
+/** A record as fetched. Offsets are decimal strings: they may exceed 2^53. */
+export interface InboundRecord {
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: string;
+  readonly key: Buffer | null;
+  readonly value: Buffer | null;
+  readonly headers: RecordHeaders;
+  /** Milliseconds since the epoch, as a decimal string. */
+  readonly timestamp: string;
+}
+
+export interface OutboundRecord {
+  readonly topic: string;
+  /** Explicit partition; otherwise the key's murmur2 hash, as Java clients do. */
+  readonly partition?: number;
+  readonly key: Buffer | string | null;
+  readonly value: Buffer | string | null;
+  readonly headers?: Readonly<RecordHeaders>;
+}
+
+export interface TopicPartitions {
+  readonly topic: string;
+  readonly partitions: readonly number[];
+}
+
+export interface TopicPartitionOffset {
+  readonly topic: string;
+  readonly partition: number;
+  /** The next offset to read, as Kafka commits it. */
+  readonly offset: string;
+}
+
+/** Records of one partition from one fetch, in offset order. */
+export interface FetchedBatch {
+  readonly topic: string;
+  readonly partition: number;
+  readonly records: readonly InboundRecord[];
+  /**
+   * Moves the fetch position past `offset`. Records not resolved are fetched again once the
+   * partition is fetched next, so a batch can be taken in part.
+   */
+  resolve(offset: string): void;
+}
+
+export interface GroupConsumerHandlers {
+  /** Called for each fetched batch; the next fetch waits for it, so it must be quick. */
+  onBatch(batch: FetchedBatch): void;
+  /** The partition numbers this member holds after a (re)join; called before the next fetch. */
+  onAssignment(partitions: readonly number[]): void;
+  /** The client failed; `restarting` says whether it rejoins on its own. */
+  onCrash(error: Error, restarting: boolean): void;
+}
+
+export interface GroupConsumer {
+  /** Joins the group and fetches until stop(). Resolves once the fetch loop runs. */
+  run(topics: readonly string[], handlers: GroupConsumerHandlers): Promise<void>;
+  pause(partitions: readonly TopicPartitions[]): void;
+  resume(partitions: readonly TopicPartitions[]): void;
+  commit(offsets: readonly TopicPartitionOffset[]): Promise<void>;
+  /** Instance ids of the group's current members (our assigner's member metadata). */
+  liveInstances(): Promise<ReadonlySet<string>>;
+  /** Leaves the group and disconnects. */
+  stop(): Promise<void>;
+}
+
+export interface GroupConsumerOptions {
+  readonly groupId: string;
+  /** This process; travels in the member metadata so other members can tell it is alive. */
+  readonly instanceId: string;
+}
+
+export interface RecordProducer {
+  /** One produce request per broker for all records; resolves once every broker acknowledged. */
+  send(records: readonly OutboundRecord[]): Promise<void>;
+  disconnect(): Promise<void>;
+}
+
+/** A producer whose every send is one Kafka transaction, offsets included. */
+export interface TransactionalProducer {
+  sendInTransaction(
+    records: readonly OutboundRecord[],
+    offsets: { groupId: string; offsets: readonly TopicPartitionOffset[] },
+  ): Promise<void>;
+  disconnect(): Promise<void>;
+}
+
+export interface TopicSpec {
+  readonly topic: string;
+  readonly partitions: number;
+  readonly compacted: boolean;
+}
+
+export interface TopicAdmin {
+  /** Creates the missing topics; returns the partition count of every topic asked for. */
+  ensureTopics(specs: readonly TopicSpec[]): Promise<Map<string, number>>;
+  disconnect(): Promise<void>;
+}
+
+export interface KafkaConnection {
+  /** Partitions of each topic created by ensureTopics() unless a spec says otherwise. */
+  readonly topicPartitions: number;
+  admin(): Promise<TopicAdmin>;
+  consumer(options: GroupConsumerOptions): GroupConsumer;
+  producer(): Promise<RecordProducer>;
+  transactionalProducer(transactionalId: string): Promise<TransactionalProducer>;
+}

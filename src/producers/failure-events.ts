@@ -1,0 +1,87 @@
+/**
+ * The terminal events of commands that ended without the platform doing what they asked. Each
+ * has its own step in ce_id (`<commandId>/failed`, ...): a command ends once, so that is unique.
+ */
+import { PlatformRejected, type SigningBridgeError } from '../errors.js';
+import type { PendingEvent } from '../handlers/types.js';
+import type { CommandType, ErrorInfo } from '../schemas/messages/index.js';
+
+export interface CommandRef {
+  readonly commandId: string;
+  readonly bizId: string;
+  readonly commandType: CommandType;
+  readonly contractId?: string | undefined;
+}
+
+export interface RecordSource {
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: string;
+}
+
+export function errorInfo(error: SigningBridgeError): ErrorInfo {
+  const info: ErrorInfo = {
+    code: error.code,
+    name: error.name,
+    message: error.message,
+    retryable: error.retryable,
+  };
+  if (error instanceof PlatformRejected) {
+    info.platformCode = error.details.platformCode;
+    if (error.details.platformName !== undefined) info.platformName = error.details.platformName;
+  }
+  const fields = (error.details as { fields?: unknown }).fields;
+  if (Array.isArray(fields)) info.fields = fields as ErrorInfo['fields'];
+  return info;
+}
+
+export function failedEvent(
+  ref: CommandRef,
+  step: string,
+  error: SigningBridgeError,
+): PendingEvent<'signingbridge.command.failed'> {
+  return {
+    type: 'signingbridge.command.failed',
+    step: 'failed',
+    data: { ...ref, step, error: errorInfo(error) },
+  };
+}
+
+export function gaveUpEvent(
+  ref: CommandRef,
+  step: string,
+  attempts: number,
+  error: SigningBridgeError,
+): PendingEvent<'signingbridge.command.gave-up'> {
+  return {
+    type: 'signingbridge.command.gave-up',
+    step: 'gave-up',
+    data: { ...ref, step, attempts, error: errorInfo(error) },
+  };
+}
+
+export function preconditionTimedOutEvent(
+  ref: CommandRef,
+  step: string,
+  waitedMs: number,
+  error: SigningBridgeError,
+): PendingEvent<'signingbridge.command.precondition-timed-out'> {
+  return {
+    type: 'signingbridge.command.precondition-timed-out',
+    step: 'precondition-timed-out',
+    data: { ...ref, step, waitedMs: Math.round(waitedMs), error: errorInfo(error) },
+  };
+}
+
+/** For a record that could not be read, commandId and bizId are whatever could be made out. */
+export function rejectedEvent(
+  ref: Partial<Pick<CommandRef, 'commandId' | 'bizId'>> & Pick<CommandRef, 'commandType'>,
+  error: SigningBridgeError,
+  source: RecordSource,
+): PendingEvent<'signingbridge.command.rejected'> {
+  return {
+    type: 'signingbridge.command.rejected',
+    step: 'rejected',
+    data: { ...ref, error: errorInfo(error), source },
+  };
+}

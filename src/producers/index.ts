@@ -1,0 +1,4 @@
+export * from './cloud-events.js';
+export * from './dead-letter.js';
+export * from './failure-events.js';
+export { Outbox, type OutboxOptions, type OutboxSink } from './outbox.js';
