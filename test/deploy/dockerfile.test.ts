@@ -1,6 +1,6 @@
 // Static checks of the Dockerfile (no Docker engine needed) and of the environment the chart
 // gives the service against the service's own CONFIG table.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -131,9 +131,11 @@ describe('Dockerfile', () => {
     expect(args(runtime, 'RUN').join('\n')).toMatch(/apt-get install .*\btini\b/);
   });
 
-  it('exposes the chart port, the default of HTTP_PORT', () => {
-    expect(args(runtime, 'EXPOSE')).toEqual(['8080']);
-    expect(String(configEntry('HTTP_PORT').default)).toBe('8080');
+  it('exposes the default of HTTP_PORT, the port the chart uses', () => {
+    const port = configEntry('HTTP_PORT').default;
+    expect(args(runtime, 'EXPOSE')).toEqual([port]);
+    const helpers = read(`${chart}/templates/_helpers.tpl`);
+    expect(helpers).toContain(`{{- define "signing-bridge.httpPort" -}}\n${port}\n`);
   });
 
   it('lets into the build context everything the Dockerfile copies from it', () => {
@@ -161,7 +163,10 @@ function configEntry(name: string): Variable {
 }
 
 const chart = 'helm/signing-bridge';
-const deploymentTemplate = read(`${chart}/templates/deployment.yaml`);
+const templates = readdirSync(`${repoRoot}${chart}/templates`)
+  .filter((file) => file.endsWith('.yaml'))
+  .map((file) => read(`${chart}/templates/${file}`))
+  .join('\n');
 const values = parse(read(`${chart}/values.yaml`)) as {
   config: Record<string, string>;
   terminationGracePeriodSeconds: number;
@@ -170,12 +175,10 @@ const schema = JSON.parse(read(`${chart}/values.schema.json`)) as {
   properties: { config: { properties: Record<string, unknown>; required: string[] } };
 };
 
-/** The env entries the template writes by name (the rest come from `config`). */
-const literalEnv = [...deploymentTemplate.matchAll(/^\s*- name: ([A-Z][A-Z0-9_]*)$/gm)].map(
-  (m) => m[1],
-);
+/** The env entries the templates write by name (the rest come from `config`). */
+const literalEnv = [...templates.matchAll(/^\s*- name: ([A-Z][A-Z0-9_]*)$/gm)].map((m) => m[1]);
 const secretEnv = [
-  ...deploymentTemplate.matchAll(/secretKeyRef:\s*\n\s*name: .*\n\s*key: ([A-Z0-9_]+)/g),
+  ...templates.matchAll(/secretKeyRef:\s*\n\s*name: .*\n\s*key: ([A-Z0-9_]+)/g),
 ].map((m) => m[1]);
 
 describe('the chart against CONFIG', () => {

@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { CONFIG } from '../../src/config/table.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const chartDir = `${repoRoot}helm/signing-bridge`;
@@ -299,6 +300,14 @@ describe.skipIf(SKIP_REASON !== undefined)(
       expect(pdb.spec.maxUnavailable).toBe(1);
       expect(pdb.spec.unhealthyPodEvictionPolicy).toBe('AlwaysAllow');
       expect(selects(selectorOf(pdb), podLabels)).toBe(true);
+    });
+
+    it('then, with either values, every variable the bridge gets is one of CONFIG', () => {
+      const known = new Set(CONFIG.map((variable) => variable.name as string));
+      for (const manifests of [minimal, dev]) {
+        const names = container(one(manifests, 'Deployment', bridge)).env.map((e) => e.name);
+        expect(names.filter((name) => !known.has(name))).toEqual([]);
+      }
     });
 
     it('when rendered with the dev values, then it adds the simulator and the ServiceMonitor, and no Secret', () => {
