@@ -1,3 +1,4 @@
+import { defaultBridgeSettings } from '../../consumers/settings.js';
 import { DEFAULT_TOPIC_PREFIX } from '../../schemas/messages/topics.js';
 import { brokers, integer, oneOf, optionalTopicName, text, topicPrefix } from '../parsers.js';
 import type { Variable } from '../variable.js';
@@ -20,14 +21,14 @@ export const KAFKA = [
     name: 'KAFKA_GROUP_ID',
     group: 'Kafka',
     schema: text,
-    default: 'signing-bridge',
+    default: defaultBridgeSettings().groupId,
     description: 'Consumer group of the command topics; every instance of one bridge shares it.',
   },
   {
     name: 'DELIVERY_MODE',
     group: 'Kafka',
     schema: oneOf(['at-least-once', 'exactly-once']),
-    default: 'at-least-once',
+    default: defaultBridgeSettings().deliveryMode,
     description:
       'exactly-once writes each outbox flush in a Kafka transaction, so that a multi-broker cluster never repeats a terminal event either.',
   },

@@ -1,19 +1,23 @@
+import { defaultBridgeSettings } from '../../consumers/settings.js';
 import { integer, milliseconds, text } from '../parsers.js';
 import type { Variable } from '../variable.js';
+
+/** The engine's own defaults: the table states them, it does not restate them. */
+const bridge = defaultBridgeSettings();
 
 export const PROCESSING = [
   {
     name: 'MAX_IN_FLIGHT',
     group: 'Processing',
     schema: integer({ min: 1, max: 10_000 }),
-    default: '32',
+    default: String(bridge.maxInFlight),
     description: 'Commands handled at once by this instance (one at a time per bizId).',
   },
   {
     name: 'MAX_PENDING',
     group: 'Processing',
     schema: integer({ min: 1 }),
-    default: '1000',
+    default: String(bridge.maxPending),
     description:
       'Commands waiting for their turn before fetching pauses; it resumes below half of it.',
   },
@@ -21,35 +25,35 @@ export const PROCESSING = [
     name: 'RETRY_MAX_ATTEMPTS',
     group: 'Processing',
     schema: integer({ min: 1 }),
-    default: '10',
+    default: String(bridge.retry.maxAttempts),
     description: 'Runs of a command that fails transiently before command.gave-up.',
   },
   {
     name: 'RETRY_MAX_ELAPSED_MS',
     group: 'Processing',
     schema: milliseconds(1),
-    default: '300000',
+    default: String(bridge.retry.maxElapsedMs),
     description: 'Time from the first run of a failing command to command.gave-up.',
   },
   {
     name: 'RETRY_INITIAL_DELAY_MS',
     group: 'Processing',
     schema: milliseconds(),
-    default: '1000',
+    default: String(bridge.retry.policy.initialDelayMs),
     description: 'Cap of the first full-jitter backoff before a command runs again.',
   },
   {
     name: 'RETRY_MAX_DELAY_MS',
     group: 'Processing',
     schema: milliseconds(),
-    default: '60000',
+    default: String(bridge.retry.policy.maxDelayMs),
     description: 'Largest backoff cap before a command runs again.',
   },
   {
     name: 'PRECONDITION_TIMEOUT_MS',
     group: 'Processing',
     schema: milliseconds(),
-    default: '60000',
+    default: String(bridge.precondition.timeoutMs),
     description:
       'How long a command waits for its contract to exist (a command racing its create-contract) before command.precondition-timed-out.',
   },
@@ -57,28 +61,28 @@ export const PROCESSING = [
     name: 'PRECONDITION_INITIAL_DELAY_MS',
     group: 'Processing',
     schema: milliseconds(),
-    default: '500',
+    default: String(bridge.precondition.policy.initialDelayMs),
     description: 'Cap of the first backoff while waiting for the contract.',
   },
   {
     name: 'PRECONDITION_MAX_DELAY_MS',
     group: 'Processing',
     schema: milliseconds(),
-    default: '10000',
+    default: String(bridge.precondition.policy.maxDelayMs),
     description: 'Largest backoff cap while waiting for the contract.',
   },
   {
     name: 'COMMIT_INTERVAL_MS',
     group: 'Processing',
     schema: milliseconds(1),
-    default: '5000',
+    default: String(bridge.commitIntervalMs),
     description: 'How often offsets are committed (up to the lowest unfinished command).',
   },
   {
     name: 'SHUTDOWN_DEADLINE_MS',
     group: 'Processing',
     schema: milliseconds(),
-    default: '15000',
+    default: String(bridge.shutdownDeadlineMs),
     description:
       'On SIGTERM/SIGINT, how long commands in flight may finish before the final flush and exit.',
   },
@@ -86,7 +90,7 @@ export const PROCESSING = [
     name: 'HANDOVER_TIMEOUT_MS',
     group: 'Processing',
     schema: milliseconds(),
-    default: '30000',
+    default: String(bridge.handoverTimeoutMs),
     description:
       "How long a new owner of a partition waits for the previous owner's released marker (an owner that crashed never writes it).",
   },
@@ -94,14 +98,14 @@ export const PROCESSING = [
     name: 'LEDGER_COMMANDS_PER_BIZID',
     group: 'Processing',
     schema: integer({ min: 1, max: 10_000 }),
-    default: '100',
+    default: String(bridge.ledgerCommandsPerBizId),
     description: 'Recent commandIds the ledger remembers per bizId, to skip replays.',
   },
   {
     name: 'EVENT_SOURCE',
     group: 'Processing',
     schema: text,
-    default: 'signing-bridge',
+    default: bridge.source,
     description: 'CloudEvents source attribute (ce_source) of every event published.',
   },
 ] as const satisfies readonly Variable[];
@@ -111,7 +115,7 @@ export const BREAKER = [
     name: 'BREAKER_FAILURE_THRESHOLD',
     group: 'Circuit breaker',
     schema: integer({ min: 1 }),
-    default: '5',
+    default: String(bridge.breaker.failureThreshold),
     description:
       'Consecutive transient platform failures that open the circuit (consumption pauses).',
   },
@@ -119,7 +123,7 @@ export const BREAKER = [
     name: 'BREAKER_OPEN_MS',
     group: 'Circuit breaker',
     schema: milliseconds(),
-    default: '5000',
+    default: String(bridge.breaker.openDurationMs),
     description:
       'How long the circuit first stays open before one probe; each failed probe doubles it.',
   },
@@ -127,14 +131,14 @@ export const BREAKER = [
     name: 'BREAKER_MAX_OPEN_MS',
     group: 'Circuit breaker',
     schema: milliseconds(),
-    default: '60000',
+    default: String(bridge.breaker.maxOpenDurationMs),
     description: 'Longest open period.',
   },
   {
     name: 'BREAKER_HALF_OPEN_PROBES',
     group: 'Circuit breaker',
     schema: integer({ min: 1 }),
-    default: '1',
+    default: String(bridge.breaker.halfOpenProbes),
     description: 'Calls let through while half-open.',
   },
 ] as const satisfies readonly Variable[];

@@ -1,0 +1,51 @@
+import { pino } from 'pino';
+import { Registry } from 'prom-client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type HealthServer, startHealthServer } from './health-server.js';
+
+let server: HealthServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function start(ready: () => boolean) {
+  const registry = new Registry();
+  server = await startHealthServer({
+    host: '127.0.0.1',
+    port: 0,
+    ready,
+    registry,
+    log: pino({ level: 'silent' }),
+  });
+  return (path: string, method = 'GET') =>
+    fetch(`http://127.0.0.1:${server?.port}${path}`, { method });
+}
+
+describe('health server', () => {
+  it('when the process runs, then /healthz answers 200 whether or not the bridge is ready', async () => {
+    const get = await start(() => false);
+    expect((await get('/healthz')).status).toBe(200);
+  });
+
+  it('when the bridge is not ready, then /readyz answers 503; once ready, 200', async () => {
+    let ready = false;
+    const get = await start(() => ready);
+    expect((await get('/readyz')).status).toBe(503);
+    ready = true;
+    expect((await get('/readyz')).status).toBe(200);
+  });
+
+  it('when Prometheus scrapes /metrics, then it gets the exposition format', async () => {
+    const get = await start(() => true);
+    const response = await get('/metrics');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+  });
+
+  it('when another path or method is asked, then it answers 404 or 405', async () => {
+    const get = await start(() => true);
+    expect((await get('/admin')).status).toBe(404);
+    expect((await get('/healthz', 'POST')).status).toBe(405);
+  });
+});

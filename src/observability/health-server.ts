@@ -1,0 +1,64 @@
+/**
+ * The service's only HTTP listener: /healthz (the process answers), /readyz (the bridge is
+ * consuming) and /metrics (Prometheus). Nothing else is served; nothing routes work here.
+ */
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+
+export interface HealthServerOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly ready: () => boolean;
+  readonly registry: Registry;
+  readonly log: Logger;
+}
+
+export interface HealthServer {
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+export async function startHealthServer(options: HealthServerOptions): Promise<HealthServer> {
+  const server = createServer((req, res) => {
+    answer(req, res, options).catch((error: unknown) => {
+      options.log.error({ err: error, url: req.url }, 'health server failed to answer');
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+  server.listen(options.port, options.host);
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  options.log.info({ host: options.host, port }, 'health and metrics server listening');
+  return {
+    port,
+    async close() {
+      server.closeAllConnections();
+      server.close();
+      await once(server, 'close');
+    },
+  };
+}
+
+async function answer(req: IncomingMessage, res: ServerResponse, options: HealthServerOptions) {
+  const path = new URL(req.url ?? '/', 'http://health').pathname;
+  if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'GET only\n');
+  switch (path) {
+    case '/healthz':
+      return send(res, 200, 'ok\n');
+    case '/readyz':
+      return options.ready() ? send(res, 200, 'ready\n') : send(res, 503, 'not ready\n');
+    case '/metrics':
+      return send(res, 200, await options.registry.metrics(), options.registry.contentType);
+    default:
+      return send(res, 404, 'not found\n');
+  }
+}
+
+function send(res: ServerResponse, status: number, body: string, type = 'text/plain'): void {
+  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+  res.end(body);
+}

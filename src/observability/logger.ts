@@ -1,0 +1,55 @@
+/**
+ * The service's one root logger. Redaction is configured here, once: the app secret and token,
+ * and the signature headers, wherever they appear in a logged object. Every other logger is a
+ * child of this one (the engine makes one per command, carrying commandId, bizId and type).
+ */
+import { createRequire } from 'node:module';
+import { type DestinationStream, type Logger, type LoggerOptions, pino } from 'pino';
+
+export interface LoggerSettings {
+  readonly level: string;
+  readonly pretty: boolean;
+  /** Prefix of the platform's authentication headers, whose values are redacted. */
+  readonly headerPrefix: string;
+}
+
+const CENSOR = '[redacted]';
+const SECRET_KEYS = ['appSecret', 'appToken', 'SIGNING_APP_SECRET', 'SIGNING_APP_TOKEN'];
+
+/** Paths for pino's redaction: each key at the top and up to two levels down. */
+export function redactPaths(headerPrefix: string): string[] {
+  const headers = ['signature', 'accesstoken', 'nonce'].map((h) => `${headerPrefix}${h}`);
+  const keys = [
+    ...SECRET_KEYS,
+    ...['authorization', 'cookie', ...headers].map((h) => `headers[${JSON.stringify(h)}]`),
+  ];
+  return keys.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]);
+}
+
+/** `destination` is for tests; the service logs to stdout. */
+export function createLogger(settings: LoggerSettings, destination?: DestinationStream): Logger {
+  const options: LoggerOptions = {
+    name: 'signing-bridge',
+    level: settings.level,
+    redact: { paths: redactPaths(settings.headerPrefix), censor: CENSOR },
+  };
+  if (!settings.pretty || destination) return pino(options, destination);
+  if (!prettyInstalled()) {
+    const log = pino(options);
+    log.warn(
+      'LOG_PRETTY is set but pino-pretty is not installed (a production image); logging JSON',
+    );
+    return log;
+  }
+  return pino({ ...options, transport: { target: 'pino-pretty', options: { colorize: true } } });
+}
+
+/** pino-pretty is a development dependency: a production image does not have it. */
+function prettyInstalled(): boolean {
+  try {
+    createRequire(import.meta.url).resolve('pino-pretty');
+    return true;
+  } catch {
+    return false;
+  }
+}
