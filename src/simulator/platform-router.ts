@@ -11,7 +11,7 @@ import { errorBody, type ResponseBody, successBody } from '../schemas/platform/e
 import { OPERATIONS, type OperationName } from '../schemas/platform/operations.js';
 import { LIMITS } from '../schemas/platform/primitives.js';
 import type { Authenticator } from './auth.js';
-import type { CallLog } from './call-log.js';
+import type { CallLog, CallRecord } from './call-log.js';
 import type { FaultInjector } from './faults/index.js';
 import { sendJson } from './http-io.js';
 import type {
@@ -56,28 +56,26 @@ export async function servePlatform(
 ): Promise<void> {
   const started = performance.now();
   if ((await deps.faults.intercept(operation, req, res)) === 'handled') {
-    const call = {
-      operation,
-      httpStatus: res.headersSent ? res.statusCode : 0,
-      ok: false,
-      fault: true,
-    };
-    deps.calls.record({ time: new Date().toISOString(), ...call });
-    deps.log?.info({ ...call, ms: elapsed(started) }, 'platform call');
+    const httpStatus = res.headersSent ? res.statusCode : 0;
+    report(deps, started, { operation, httpStatus, ok: false, fault: true });
     return;
   }
   const reply = await answer(operation, req, deps);
   sendJson(res, reply.status, reply.body);
   // Unpadded, as the code table keys it: `1101`, `11990005`; `0` or `00000000` on success.
   const code = reply.body.code === undefined ? reply.body.responseCode : String(reply.body.code);
-  const call = {
+  report(deps, started, {
     operation,
     bizId: reply.bizId,
     contractId: reply.contractId,
     httpStatus: reply.status,
     code,
     ok: reply.status === 200 && (code === '0' || code === '00000000'),
-  };
+  });
+}
+
+/** One entry in the call log and one log line per call. */
+function report(deps: PlatformDeps, started: number, call: Omit<CallRecord, 'time'>): void {
   deps.calls.record({ time: new Date().toISOString(), ...call });
   deps.log?.info({ ...call, ms: elapsed(started) }, 'platform call');
 }
