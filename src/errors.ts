@@ -189,3 +189,13 @@ export class PartitionReleased extends SigningBridgeError<{ partition: number }>
   readonly code = 'SB_ERR_PARTITION_RELEASED';
   readonly retryable = false;
 }
+
+/** The simulator refused an admin request (unknown contract, not that signatory's turn, bad body). */
+export class AdminRequestFailed extends SigningBridgeError<{
+  method: string;
+  path: string;
+  httpStatus: number;
+}> {
+  readonly code = 'SB_ERR_SIMULATOR_ADMIN';
+  readonly retryable = false;
+}

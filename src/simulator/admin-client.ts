@@ -4,21 +4,13 @@
  * `signAll` and `waitUntilReady`, which repeat one.
  */
 import { type Dispatcher, request } from 'undici';
-import { SigningBridgeError } from '../errors.js';
+import { AdminRequestFailed } from '../errors.js';
 import type { CallFilter, CallRecord } from './call-log.js';
 import type { FaultConfig } from './faults/index.js';
 import type { SealStatus } from './fixtures.js';
 import type { ContractRecord } from './state/model.js';
 
-/** The simulator refused an admin request (unknown contract, not that signatory's turn, bad body). */
-export class AdminRequestFailed extends SigningBridgeError<{
-  method: string;
-  path: string;
-  httpStatus: number;
-}> {
-  readonly code = 'SB_ERR_SIMULATOR_ADMIN';
-  readonly retryable = false;
-}
+export { AdminRequestFailed };
 
 export type ContractLookup = { readonly contractId: string } | { readonly bizId: string };
 
