@@ -40,12 +40,18 @@ function settings(): Settings {
     },
   });
   return {
-    connections: Number(values.connections),
-    pipelining: Number(values.pipelining),
-    durationS: Number(values.duration),
-    warmupS: Number(values.warmup),
+    connections: atLeast(1, 'connections', values.connections),
+    pipelining: atLeast(1, 'pipelining', values.pipelining),
+    durationS: atLeast(1, 'duration', values.duration),
+    warmupS: atLeast(0, 'warmup', values.warmup),
     cpuProf: values['cpu-prof'],
   };
+}
+
+function atLeast(min: number, name: string, value: string): number {
+  const n = Number(value);
+  if (!(n >= min)) throw new Error(`--${name} must be a number of at least ${min}, not "${value}"`);
+  return n;
 }
 
 /** Starts `signing-bridge simulator --port 0 --quiet` and resolves with its URL once it listens. */
@@ -62,18 +68,31 @@ async function startSimulator(cpuProf: boolean): Promise<{ child: ChildProcess; 
     '--quiet',
   ];
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'inherit', 'pipe'] });
+  // Every stderr line is read to the end, so the child can never block on a full pipe.
   const lines = createInterface({ input: child.stderr as NodeJS.ReadableStream });
-  const timeout = setTimeout(() => child.kill(), 60_000);
-  for await (const line of lines) {
-    const url = /listening on (http:\/\/\S+)/.exec(line)?.[1];
-    if (url !== undefined) {
-      clearTimeout(timeout);
-      lines.on('line', (rest) => process.stderr.write(`[simulator] ${rest}\n`));
-      return { child, url };
-    }
-    process.stderr.write(`[simulator] ${line}\n`);
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error('the simulator did not listen in 60 s')),
+        60_000,
+      );
+      child.once('exit', (code) =>
+        reject(new Error(`the simulator exited (${code}) before it listened`)),
+      );
+      lines.on('line', (line) => {
+        const url = /listening on (http:\/\/\S+)/.exec(line)?.[1];
+        if (url === undefined) process.stderr.write(`[simulator] ${line}\n`);
+        else {
+          clearTimeout(timer);
+          resolve(url);
+        }
+      });
+    });
+    return { child, url };
+  } catch (error) {
+    await stopSimulator(child);
+    throw error;
   }
-  throw new Error(`the simulator exited (code ${child.exitCode}) before it listened`);
 }
 
 async function stopSimulator(child: ChildProcess): Promise<void> {
@@ -124,17 +143,22 @@ function draftBody(runId: string): () => string {
   };
 }
 
+interface Window {
+  readonly start: number;
+  readonly end: number;
+}
+
 interface Tally {
   latenciesMs: number[];
   errors: Map<string, number>;
 }
 
-/** One request; its latency and outcome are kept only when it started inside the window. */
+/** One request; its latency and outcome count only when it ran wholly inside the window. */
 async function draftOnce(
   pool: Pool,
   headers: () => Record<string, string>,
   body: () => string,
-  window: { start: number; end: number },
+  window: Window,
   tally: Tally,
 ): Promise<void> {
   const started = performance.now();
@@ -157,11 +181,6 @@ async function draftOnce(
   if (started < window.start || ended > window.end) return;
   tally.latenciesMs.push(ended - started);
   if (failure !== undefined) tally.errors.set(failure, (tally.errors.get(failure) ?? 0) + 1);
-}
-
-interface Window {
-  readonly start: number;
-  readonly end: number;
 }
 
 interface Measured extends Tally {
@@ -221,33 +240,9 @@ async function cpuSeconds(pid: number | undefined): Promise<number | undefined> 
   }
 }
 
-interface Summary {
-  readonly date: string;
-  readonly machine: {
-    readonly cpus: number;
-    readonly model: string | undefined;
-    readonly node: string;
-  };
-  readonly settings: Omit<Settings, 'cpuProf'>;
-  readonly requests: number;
-  readonly requestsPerSecond: number;
-  readonly latencyMs: {
-    readonly p50: number;
-    readonly p90: number;
-    readonly p99: number;
-    readonly max: number;
-  };
-  readonly errors: number;
-  readonly errorKinds: Record<string, number>;
-  readonly cpu: CpuShares;
-  /**
-   * Simulator CPU time per request: unlike requests/s it barely depends on what else the
-   * machine runs, and 1e6 divided by it is the rate one fully busy core would reach.
-   */
-  readonly serverCpuMicrosPerRequest: number | undefined;
-}
+type Summary = ReturnType<typeof summarise>;
 
-function summarise(measured: Measured, s: Settings): Summary {
+function summarise(measured: Measured, s: Settings) {
   const sorted = Float64Array.from(measured.latenciesMs).sort();
   const at = (p: number) =>
     round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0);
@@ -269,6 +264,10 @@ function summarise(measured: Measured, s: Settings): Summary {
   };
 }
 
+/**
+ * Simulator CPU microseconds per request: unlike requests/s it barely depends on what else the
+ * machine runs, and 1e6 divided by it is the rate one fully busy core would reach.
+ */
 function cpuPerRequest(share: number | undefined, seconds: number, requests: number) {
   return share === undefined || requests === 0
     ? undefined
@@ -277,11 +276,10 @@ function cpuPerRequest(share: number | undefined, seconds: number, requests: num
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
-const micros = (value: number | undefined) => (value === undefined ? 'n/a' : `${value} µs`);
-
 function print(r: Summary): void {
   const percent = (share: number | undefined) =>
     share === undefined ? 'n/a' : `${Math.round(share * 100)}%`;
+  const micros = (value: number | undefined) => (value === undefined ? 'n/a' : `${value} µs`);
   const rows: [string, string][] = [
     ['requests/s', r.requestsPerSecond.toLocaleString('en')],
     ['requests', r.requests.toLocaleString('en')],
