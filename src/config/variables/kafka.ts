@@ -27,10 +27,10 @@ export const KAFKA = [
   {
     name: 'DELIVERY_MODE',
     group: 'Kafka',
-    schema: oneOf(['at-least-once', 'exactly-once']),
+    schema: oneOf(['at-least-once']),
     default: defaultBridgeSettings().deliveryMode,
     description:
-      'exactly-once writes each outbox flush in a Kafka transaction, so that a multi-broker cluster never repeats a terminal event either.',
+      'How terminal events are written. Only at-least-once is offered now (see docs/design.md, "Delivery guarantee"): on a single broker every command still gets exactly one terminal event.',
   },
 ] as const satisfies readonly Variable[];
 

@@ -1,0 +1,108 @@
+/**
+ * The configuration, read into the options each part of the service takes. The composition
+ * root passes these on; no part reads the environment itself.
+ */
+import { CLIENT_DEFAULTS, type SigningClientOptions } from '../api-client/index.js';
+import { type BridgeSettings, defaultBridgeSettings } from '../consumers/settings.js';
+import type { FilePolicy } from '../files/index.js';
+import type { LoggerSettings } from '../observability/index.js';
+import { type TopicNames, topicNames } from '../schemas/messages/topics.js';
+import type { Config } from './table.js';
+
+// How fast backoffs grow is not a setting: the parts' own defaults stand.
+const ENGINE = defaultBridgeSettings();
+
+export function loggerSettings(config: Config): LoggerSettings {
+  return {
+    level: config.LOG_LEVEL,
+    pretty: config.LOG_PRETTY,
+    headerPrefix: config.SIGNING_HEADER_PREFIX,
+  };
+}
+
+/** Everything but the dispatcher and the onCall hook, which the composition root supplies. */
+export function clientOptions(config: Config) {
+  return {
+    baseUrl: config.SIGNING_API_BASE_URL,
+    appToken: config.SIGNING_APP_TOKEN,
+    appSecret: config.SIGNING_APP_SECRET,
+    headerPrefix: config.SIGNING_HEADER_PREFIX,
+    nonce: config.SIGNING_SIGNATURE_MODE === 'md5-nonce',
+    requestsPerSecond: config.SIGNING_RPS,
+    timeouts: {
+      connectMs: config.SIGNING_CONNECT_TIMEOUT_MS,
+      headersMs: config.SIGNING_HEADERS_TIMEOUT_MS,
+      bodyMs: config.SIGNING_BODY_TIMEOUT_MS,
+    },
+    retry: {
+      maxAttempts: config.SIGNING_RETRY_MAX_ATTEMPTS,
+      initialDelayMs: config.SIGNING_RETRY_INITIAL_DELAY_MS,
+      maxDelayMs: config.SIGNING_RETRY_MAX_DELAY_MS,
+      multiplier: CLIENT_DEFAULTS.retry.multiplier,
+    },
+    maxFileBytes: config.FILE_MAX_BYTES,
+  } satisfies SigningClientOptions;
+}
+
+export function filePolicy(config: Config): FilePolicy {
+  return {
+    allowedHosts: config.FILE_URL_ALLOWED_HOSTS,
+    allowPrivate: config.FILE_URL_ALLOW_PRIVATE,
+    maxBytes: config.FILE_MAX_BYTES,
+    timeoutMs: config.FILE_URL_TIMEOUT_MS,
+    maxRedirects: config.FILE_URL_MAX_REDIRECTS,
+  };
+}
+
+export function topics(config: Config): TopicNames {
+  return topicNames(config.TOPIC_PREFIX, {
+    commands: {
+      'create-contract': config.TOPIC_COMMANDS_CREATE_CONTRACT,
+      'add-document': config.TOPIC_COMMANDS_ADD_DOCUMENT,
+      initiate: config.TOPIC_COMMANDS_INITIATE,
+      approve: config.TOPIC_COMMANDS_APPROVE,
+      remind: config.TOPIC_COMMANDS_REMIND,
+      'add-signatory': config.TOPIC_COMMANDS_ADD_SIGNATORY,
+    },
+    events: config.TOPIC_EVENTS,
+    deadLetter: config.TOPIC_DEAD_LETTER,
+    ledger: config.TOPIC_LEDGER,
+  });
+}
+
+export function bridgeSettings(config: Config): BridgeSettings {
+  return {
+    groupId: config.KAFKA_GROUP_ID,
+    maxInFlight: config.MAX_IN_FLIGHT,
+    maxPending: config.MAX_PENDING,
+    retry: {
+      maxAttempts: config.RETRY_MAX_ATTEMPTS,
+      maxElapsedMs: config.RETRY_MAX_ELAPSED_MS,
+      policy: {
+        initialDelayMs: config.RETRY_INITIAL_DELAY_MS,
+        maxDelayMs: config.RETRY_MAX_DELAY_MS,
+        multiplier: ENGINE.retry.policy.multiplier,
+      },
+    },
+    precondition: {
+      timeoutMs: config.PRECONDITION_TIMEOUT_MS,
+      policy: {
+        initialDelayMs: config.PRECONDITION_INITIAL_DELAY_MS,
+        maxDelayMs: config.PRECONDITION_MAX_DELAY_MS,
+        multiplier: ENGINE.precondition.policy.multiplier,
+      },
+    },
+    breaker: {
+      failureThreshold: config.BREAKER_FAILURE_THRESHOLD,
+      openDurationMs: config.BREAKER_OPEN_MS,
+      maxOpenDurationMs: config.BREAKER_MAX_OPEN_MS,
+      halfOpenProbes: config.BREAKER_HALF_OPEN_PROBES,
+    },
+    commitIntervalMs: config.COMMIT_INTERVAL_MS,
+    shutdownDeadlineMs: config.SHUTDOWN_DEADLINE_MS,
+    handoverTimeoutMs: config.HANDOVER_TIMEOUT_MS,
+    deliveryMode: config.DELIVERY_MODE,
+    ledgerCommandsPerBizId: config.LEDGER_COMMANDS_PER_BIZID,
+    source: config.EVENT_SOURCE,
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * The composition root: configuration in, a running bridge out. Each part is built once here
+ * and handed to the next (the undici pool to the client, the client to the handlers, the
+ * handlers to the bridge); no part builds another or reads the environment.
+ */
+import type { Logger } from 'pino';
+import { Pool } from 'undici';
+import { SigningClient } from './api-client/index.js';
+import { bridgeSettings, clientOptions, filePolicy, topics } from './config/component-settings.js';
+import type { Config } from './config/index.js';
+import { Bridge } from './consumers/index.js';
+import { createFileLoader } from './files/index.js';
+import { createHandlers } from './handlers/index.js';
+import { createKafkaConnection } from './kafka/index.js';
+import {
+  createMetrics,
+  type HealthServer,
+  type Metrics,
+  startHealthServer,
+} from './observability/index.js';
+
+export interface Service {
+  /** Serves health and metrics, then joins the consumer group; resolves once consuming. */
+  start(): Promise<void>;
+  /** Graceful: the bridge's shutdown (bounded by SHUTDOWN_DEADLINE_MS), then every resource. */
+  stop(): Promise<void>;
+  readonly ready: boolean;
+  /** The health server's port, once started (0 when HTTP_PORT is 0). */
+  readonly healthPort: number;
+}
+
+/**
+ * Builds every part without connecting anything: what the configuration cannot build (a setting
+ * a part refuses) fails here, which is what `run --check-config` relies on.
+ */
+export function composeService(config: Config, log: Logger): Service {
+  const metrics = createMetrics();
+  const { pool, client } = platformClient(config, metrics);
+  const files = createFileLoader(filePolicy(config));
+  const bridge = new Bridge({
+    kafka: createKafkaConnection({
+      brokers: config.KAFKA_BROKERS,
+      clientId: config.KAFKA_CLIENT_ID,
+      log: log.child({ component: 'kafka' }),
+      topicPartitions: config.TOPIC_PARTITIONS,
+    }),
+    topics: topics(config),
+    handlers: createHandlers({ client, files }),
+    settings: bridgeSettings(config),
+    log,
+    observer: metrics.observer,
+  });
+  let health: HealthServer | undefined;
+  const release = () => closeAll(log, [health?.close(), files.close(), pool.close()]);
+  return {
+    async start() {
+      // Health first, so probes answer (alive, not ready) while the group is joined.
+      if (config.HTTP_PORT > 0)
+        health = await serveHealth(config, metrics, log, () => bridge.ready);
+      await bridge.start().catch(async (error: unknown) => {
+        await release();
+        throw error;
+      });
+    },
+    async stop() {
+      await bridge.stop();
+      await release();
+    },
+    get ready() {
+      return bridge.ready;
+    },
+    get healthPort() {
+      return health?.port ?? 0;
+    },
+  };
+}
+
+export async function startService(config: Config, log: Logger): Promise<Service> {
+  const service = composeService(config, log);
+  await service.start();
+  return service;
+}
+
+/** One pool for every platform call, built here so its limits and lifetime are the service's. */
+function platformClient(config: Config, metrics: Metrics) {
+  const options = clientOptions(config);
+  const pool = new Pool(new URL(options.baseUrl).origin, {
+    connections: config.SIGNING_CONNECTIONS,
+    connect: { timeout: options.timeouts.connectMs },
+    headersTimeout: options.timeouts.headersMs,
+    bodyTimeout: options.timeouts.bodyMs,
+  });
+  const client = new SigningClient({ ...options, dispatcher: pool, onCall: metrics.onCall });
+  return { pool, client };
+}
+
+function serveHealth(config: Config, metrics: Metrics, log: Logger, ready: () => boolean) {
+  return startHealthServer({
+    host: config.HTTP_HOST,
+    port: config.HTTP_PORT,
+    ready,
+    registry: metrics.registry,
+    log,
+  });
+}
+
+/** Closes what it can; a resource that fails to close is logged, not allowed to stop the rest. */
+async function closeAll(log: Logger, closing: Array<Promise<void> | undefined>): Promise<void> {
+  const results = await Promise.allSettled(closing);
+  for (const result of results) {
+    if (result.status === 'rejected') log.warn({ err: result.reason }, 'closing a resource failed');
+  }
+}
