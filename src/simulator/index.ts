@@ -21,7 +21,12 @@ import type { RequestLimits } from './request-decoding.js';
 import { createSimulatorServer } from './server.js';
 import { ContractStore } from './state/store.js';
 
-export { AdminClient, AdminRequestFailed } from './admin-client.js';
+export {
+  AdminClient,
+  AdminRequestFailed,
+  type ContractLookup,
+  type Verdict,
+} from './admin-client.js';
 export type { AuthOptions } from './auth.js';
 export type { CallFilter, CallRecord } from './call-log.js';
 export type { FaultConfig } from './faults/index.js';
