@@ -46,7 +46,7 @@ const unique = (name: string) => `${name}-${randomUUID().slice(0, 8)}`;
 describe('ordering', () => {
   it('when commands of many bizIds arrive interleaved, then each bizId runs its commands in offset order while bizIds run concurrently', async () => {
     const bizIds = Array.from({ length: 24 }, (_, i) => unique(`order-${i}`));
-    const creates = bizIds.map((bizId) => commands.createContract(bizId));
+    const creates = await Promise.all(bizIds.map((bizId) => commands.createContract(bizId)));
     await sender.send(creates);
     await collector.waitForTerminalEvents(creates.map((c) => c.command.commandId));
     // Uneven latency: without per-key ordering, later documents would often overtake.
@@ -62,7 +62,13 @@ describe('ordering', () => {
 
     for (const bizId of bizIds) {
       const contract = await sim.admin.contract({ bizId });
-      expect(contract.documents.map((d) => d.title)).toEqual(['doc-0', 'doc-1', 'doc-2', 'doc-3', 'doc-4']);
+      expect(contract.documents.map((d) => d.title)).toEqual([
+        'doc-0',
+        'doc-1',
+        'doc-2',
+        'doc-3',
+        'doc-4',
+      ]);
       const published = collector.events
         .filter((e) => e.key === bizId && e.event.type === 'signingbridge.document.added')
         .sort((a, b) => Number(BigInt(a.offset) - BigInt(b.offset)))
@@ -81,8 +87,12 @@ describe('poison records', () => {
     const topic = topics.commands['create-contract'];
     await sender.sendRaw(topic, bizId, '{not json', { origin: 'test' });
     const invalidId = randomUUID();
-    await sender.sendRaw(topic, bizId, JSON.stringify({ commandId: invalidId, bizId, payload: {} }));
-    const after = commands.createContract(bizId);
+    await sender.sendRaw(
+      topic,
+      bizId,
+      JSON.stringify({ commandId: invalidId, bizId, payload: {} }),
+    );
+    const after = await commands.createContract(bizId);
     await sender.send([after]);
 
     // The valid command behind the two broken ones on the same partition still runs.
@@ -117,14 +127,14 @@ describe('poison records', () => {
 describe('replays', () => {
   it('when a command is produced again with the same commandId, then the platform is called once and one terminal event is published', async () => {
     const bizId = unique('replay');
-    const create = commands.createContract(bizId);
+    const create = await commands.createContract(bizId);
     await sender.send([create]);
     await collector.waitForTerminalEvent(create.command.commandId);
     await sender.send([create, create]);
     // A command behind the replays on the same key shows they were passed.
     const later = await commands.addDocument(bizId, 'after-replay');
     await sender.send([later]);
-    const laterCreate = commands.createContract(bizId);
+    const laterCreate = await commands.createContract(bizId);
     await sender.send([laterCreate]);
     await collector.waitForTerminalEvent(later.command.commandId);
     await collector.waitForTerminalEvent(laterCreate.command.commandId);
@@ -143,7 +153,7 @@ describe('commands racing their create-contract', () => {
     await sender.send([add]);
     // Let it find no contract at least once.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const create = commands.createContract(bizId);
+    const create = await commands.createContract(bizId);
     await sender.send([create]);
     const added = await collector.waitForTerminalEvent(add.command.commandId);
     expect(added.event.type).toBe('signingbridge.document.added');
@@ -157,7 +167,10 @@ describe('commands racing their create-contract', () => {
     await sender.send([add]);
     const ended = await collector.waitForTerminalEvent(add.command.commandId);
     expect(ended.event.type).toBe('signingbridge.command.precondition-timed-out');
-    expect(ended.data).toMatchObject({ step: 'add-document', error: { platformCode: expect.any(String) } });
+    expect(ended.data).toMatchObject({
+      step: 'add-document',
+      error: { platformCode: expect.any(String) },
+    });
     expect(Date.now() - sent).toBeGreaterThanOrEqual(3_000);
   });
 });
@@ -165,7 +178,7 @@ describe('commands racing their create-contract', () => {
 describe('failures', () => {
   it('when the platform refuses with a business code, then command.failed carries its code and name at once', async () => {
     const bizId = unique('refused');
-    const create = commands.createContract(bizId);
+    const create = await commands.createContract(bizId);
     (create.command.payload.contract as { signatories: unknown[] }).signatories = [];
     await sender.send([create]);
     const ended = await collector.waitForTerminalEvent(create.command.commandId);
@@ -179,7 +192,7 @@ describe('failures', () => {
   it('when the platform keeps failing transiently, then command.gave-up ends the command after the retry budget', async () => {
     await sim.admin.setFaults({ operations: { createDraft: { errorRate: 1, error: 'http503' } } });
     const bizId = unique('down');
-    const create = commands.createContract(bizId);
+    const create = await commands.createContract(bizId);
     await sender.send([create]);
     const ended = await collector.waitForTerminalEvent(create.command.commandId);
     expect(ended.event.type).toBe('signingbridge.command.gave-up');

@@ -33,7 +33,7 @@ afterAll(async () => {
 });
 
 it('when a create-contract command arrives, then one contract.created event ends it', async () => {
-  const create = commands.createContract('smoke-1');
+  const create = await commands.createContract('smoke-1');
   await sender.send([create]);
   const terminal = await collector.waitForTerminalEvent(create.command.commandId);
   expect(terminal.event.type).toBe('signingbridge.contract.created');

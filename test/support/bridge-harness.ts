@@ -3,7 +3,9 @@
  * services would (JSON, key = bizId), an in-process Bridge wired to a simulator, and a
  * read_committed consumer of the events and dead-letter topics that decodes CloudEvents.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import {
   type Consumer,
   type IHeaders,
@@ -36,14 +38,21 @@ import {
 export const DEMO_CREDENTIALS = { appToken: 'demo-app-token', appSecret: 'demo-app-secret' };
 export const TEST_PARTITIONS = 4;
 
-/** Logs of the code under test: warnings and errors only, unless BRIDGE_TEST_LOG says otherwise. */
+/**
+ * Logs of the code under test, on stderr: warnings and errors only, unless BRIDGE_TEST_LOG
+ * says otherwise.
+ */
 export function testLogger(name: string): Logger {
-  return pino({ name, level: process.env.BRIDGE_TEST_LOG ?? 'warn' });
+  return pino({ name, level: process.env.BRIDGE_TEST_LOG ?? 'warn' }, pino.destination(2));
 }
 
-/** Topic names no other test uses. */
+/** A topic prefix no other test uses. */
+export function uniquePrefix(): string {
+  return `t-${randomUUID().slice(0, 8)}.`;
+}
+
 export function uniqueTopics(): TopicNames {
-  return topicNames(`t-${randomUUID().slice(0, 8)}.`);
+  return topicNames(uniquePrefix());
 }
 
 export async function createTopics(
@@ -227,6 +236,56 @@ export class EventCollector {
   }
 }
 
+/** A bridge in a child process (test/support/bridge-process.ts), for tests that kill it. */
+export class BridgeProcess {
+  readonly exited: Promise<number | null>;
+  readonly #child: ChildProcess;
+
+  private constructor(child: ChildProcess) {
+    this.#child = child;
+    this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  }
+
+  static async start(options: {
+    brokers: string[];
+    prefix: string;
+    groupId: string;
+    simulatorUrl: string;
+    settings?: Partial<BridgeSettings>;
+  }): Promise<BridgeProcess> {
+    const child = spawn(process.execPath, ['--import', 'tsx', BRIDGE_PROCESS], {
+      env: {
+        ...process.env,
+        KAFKA_BROKERS: options.brokers.join(','),
+        TOPIC_PREFIX: options.prefix,
+        GROUP_ID: options.groupId,
+        SIMULATOR_URL: options.simulatorUrl,
+        BRIDGE_SETTINGS: JSON.stringify(options.settings ?? {}),
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const running = new BridgeProcess(child);
+    const ready = new Promise<void>((resolve, reject) => {
+      child.stdout?.on('data', (chunk: Buffer) => {
+        if (chunk.toString().includes('ready')) resolve();
+      });
+      void running.exited.then((code) => reject(new Error(`bridge process exited with ${code}`)));
+    });
+    await ready;
+    return running;
+  }
+
+  get pid(): number | undefined {
+    return this.#child.pid;
+  }
+
+  kill(signal: NodeJS.Signals): void {
+    this.#child.kill(signal);
+  }
+}
+
+const BRIDGE_PROCESS = fileURLToPath(new URL('./bridge-process.ts', import.meta.url));
+
 export interface InProcessBridge {
   readonly bridge: Bridge;
   stop(): Promise<void>;
@@ -312,31 +371,24 @@ export const PERSON = {
   receiver: { contact: '13900000001', contactType: 'MOBILE' },
 } as const;
 
+async function fileDocument(title: string) {
+  return { source: 'file', title, fileSuffix: 'pdf', file: { base64: await samplePdf() } } as const;
+}
+
 /** Commands with the least that makes them valid. */
 export const commands = {
-  createContract(
-    bizId: string,
-    commandId = randomUUID(),
-  ): { type: 'create-contract'; command: Command<'create-contract'> } {
+  /** A draft with one person signing and, when asked, file documents titled `<bizId>/<n>`. */
+  async createContract(bizId: string, options: { documents?: number; commandId?: string } = {}) {
+    const titles = Array.from({ length: options.documents ?? 0 }, (_, n) => `${bizId}/${n}`);
     const payload = {
       contract: { subject: `Contract ${bizId}`, signatories: [PERSON] },
-      documents: [],
+      documents: await Promise.all(titles.map(fileDocument)),
     };
-    return {
-      type: 'create-contract',
-      command: { commandId, bizId, payload } as Command<'create-contract'>,
-    };
+    const command = { commandId: options.commandId ?? randomUUID(), bizId, payload };
+    return { type: 'create-contract' as const, command: command as Command<'create-contract'> };
   },
   async addDocument(bizId: string, title: string, commandId = randomUUID()) {
-    const payload = {
-      source: 'file',
-      title,
-      fileSuffix: 'pdf',
-      file: { base64: await samplePdf() },
-    };
-    return {
-      type: 'add-document' as const,
-      command: { commandId, bizId, payload } as Command<'add-document'>,
-    };
+    const command = { commandId, bizId, payload: await fileDocument(title) };
+    return { type: 'add-document' as const, command: command as Command<'add-document'> };
   },
 };
