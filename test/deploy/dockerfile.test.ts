@@ -4,8 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { CONFIG } from '../../src/config/table.js';
-import type { Variable } from '../../src/config/variable.js';
+import { CONFIG, type Variable } from '../../src/config/index.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const read = (path: string) => readFileSync(`${repoRoot}${path}`, 'utf8');

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { CONFIG } from '../../src/config/table.js';
+import { CONFIG } from '../../src/config/index.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const chartDir = `${repoRoot}helm/signing-bridge`;
