@@ -3,7 +3,9 @@ import type { Logger } from 'pino';
 
 /**
  * kafkajs logs through pino. Its info level reports routine group and fetch activity (every
- * pause and resume, for one), so it goes to debug; warnings and errors keep their level.
+ * pause and resume, for one), so it goes to debug; warnings and errors keep their level, except
+ * the error responses each connection reports (a rebalance in progress, a coordinator loading):
+ * kafkajs retries those itself, and what it cannot recover from surfaces as a failed call.
  */
 export function kafkajsLogCreator(log: Logger): logCreator {
   const child = log.child({ component: 'kafkajs' });
@@ -11,7 +13,8 @@ export function kafkajsLogCreator(log: Logger): logCreator {
     ({ namespace, level, log: entry }) => {
       const { message, ...fields } = entry;
       const context = { namespace, ...fields };
-      if (level === logLevel.ERROR) child.error(context, message);
+      const routine = namespace === 'Connection' && message.startsWith('Response ');
+      if (level === logLevel.ERROR && !routine) child.error(context, message);
       else if (level === logLevel.WARN) child.warn(context, message);
       else child.debug(context, message);
     };

@@ -9,7 +9,7 @@ import type { Command, CommandType } from '../../src/schemas/messages/index.js';
 import type { RunningSimulator } from '../../src/simulator/index.js';
 import type { EventCollector, commands as harnessCommands } from '../support/bridge-harness.js';
 
-type Sendable = { type: CommandType; command: Command };
+export type Sendable = { type: CommandType; command: Command };
 
 export interface Workload {
   readonly bizIds: readonly string[];
