@@ -19,7 +19,7 @@ export interface RecordSource {
   readonly offset: string;
 }
 
-export function errorInfo(error: SigningBridgeError): ErrorInfo {
+export function errorInfo(error: SigningBridgeError<object>): ErrorInfo {
   const info: ErrorInfo = {
     code: error.code,
     name: error.name,
@@ -38,7 +38,7 @@ export function errorInfo(error: SigningBridgeError): ErrorInfo {
 export function failedEvent(
   ref: CommandRef,
   step: string,
-  error: SigningBridgeError,
+  error: SigningBridgeError<object>,
 ): PendingEvent<'signingbridge.command.failed'> {
   return {
     type: 'signingbridge.command.failed',
@@ -51,7 +51,7 @@ export function gaveUpEvent(
   ref: CommandRef,
   step: string,
   attempts: number,
-  error: SigningBridgeError,
+  error: SigningBridgeError<object>,
 ): PendingEvent<'signingbridge.command.gave-up'> {
   return {
     type: 'signingbridge.command.gave-up',
@@ -64,7 +64,7 @@ export function preconditionTimedOutEvent(
   ref: CommandRef,
   step: string,
   waitedMs: number,
-  error: SigningBridgeError,
+  error: SigningBridgeError<object>,
 ): PendingEvent<'signingbridge.command.precondition-timed-out'> {
   return {
     type: 'signingbridge.command.precondition-timed-out',
@@ -76,7 +76,7 @@ export function preconditionTimedOutEvent(
 /** For a record that could not be read, commandId and bizId are whatever could be made out. */
 export function rejectedEvent(
   ref: Partial<Pick<CommandRef, 'commandId' | 'bizId'>> & Pick<CommandRef, 'commandType'>,
-  error: SigningBridgeError,
+  error: SigningBridgeError<object>,
   source: RecordSource,
 ): PendingEvent<'signingbridge.command.rejected'> {
   return {

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { EventInvalid } from '../errors.js';
+import type { PendingEvent } from '../handlers/types.js';
+import { decodeEvent, encodeEvent } from './cloud-events.js';
+
+const address = { topic: 'events', source: 'signing-bridge', bizId: 'biz-1', commandId: 'cmd-1' };
+const reminded: PendingEvent = {
+  type: 'signingbridge.reminder.sent',
+  step: 'remind',
+  data: { commandId: 'cmd-1', bizId: 'biz-1', commandType: 'remind', onlySigning: true },
+};
+const now = new Date('2026-01-02T03:04:05.678Z');
+
+describe('encodeEvent', () => {
+  it('puts the attributes in ce_* headers, the data in the value and the bizId in the key', () => {
+    const record = encodeEvent(reminded, address, now);
+    expect(record).toEqual({
+      topic: 'events',
+      key: 'biz-1',
+      value: JSON.stringify(reminded.data),
+      headers: {
+        ce_specversion: '1.0',
+        ce_id: 'cmd-1/remind',
+        ce_type: 'signingbridge.reminder.sent',
+        ce_source: 'signing-bridge',
+        ce_subject: 'biz-1',
+        ce_time: '2026-01-02T03:04:05.678Z',
+        ce_correlationid: 'cmd-1',
+        'content-type': 'application/json',
+      },
+    });
+  });
+
+  it('gives a step of a command the same ce_id each time it is published', () => {
+    const first = encodeEvent(reminded, address, now);
+    const again = encodeEvent(reminded, address, new Date(now.getTime() + 60_000));
+    expect(again.headers?.ce_id).toBe(first.headers?.ce_id);
+  });
+
+  it('when the data breaks its schema, then it throws EventInvalid naming the fields', () => {
+    const broken = { ...reminded, data: { ...reminded.data, onlySigning: 'yes' } } as never;
+    expect(() => encodeEvent(broken, address, now)).toThrow(EventInvalid);
+    try {
+      encodeEvent(broken, address, now);
+    } catch (error) {
+      expect((error as EventInvalid).details.fields).toEqual([
+        { path: 'onlySigning', rule: expect.any(String) },
+      ]);
+    }
+  });
+
+  it('when there is no bizId, then the record has no key and no subject', () => {
+    const record = encodeEvent(reminded, { ...address, bizId: undefined }, now);
+    expect(record.key).toBeNull();
+    expect(record.headers).not.toHaveProperty('ce_subject');
+  });
+});
+
+describe('decodeEvent', () => {
+  it('reads back what encodeEvent wrote', () => {
+    const record = encodeEvent(reminded, address, now);
+    const headers = Object.fromEntries(
+      Object.entries(record.headers ?? {}).map(([name, value]) => [
+        name,
+        Buffer.from(String(value)),
+      ]),
+    );
+    expect(decodeEvent({ headers, value: Buffer.from(String(record.value)) })).toEqual({
+      id: 'cmd-1/remind',
+      type: 'signingbridge.reminder.sent',
+      source: 'signing-bridge',
+      subject: 'biz-1',
+      time: '2026-01-02T03:04:05.678Z',
+      correlationId: 'cmd-1',
+      data: reminded.data,
+    });
+  });
+
+  it.each([
+    [
+      'no spec version',
+      { ce_id: 'x', ce_type: 'signingbridge.reminder.sent', ce_source: 's', ce_time: 't' },
+    ],
+    [
+      'an unknown type',
+      { ce_specversion: '1.0', ce_id: 'x', ce_type: 'other', ce_source: 's', ce_time: 't' },
+    ],
+  ])('when a record has %s, then it is not one of ours', (_, headers) => {
+    expect(decodeEvent({ headers, value: Buffer.from('{}') })).toBeUndefined();
+  });
+});

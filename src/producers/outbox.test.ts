@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { OutboundRecord } from '../kafka/index.js';
+import { Outbox } from './outbox.js';
+
+const record = (value: string): OutboundRecord => ({ topic: 't', key: 'k', value });
+
+/** A sink whose sends complete only when the test says so. */
+function controlledSink() {
+  const sends: Array<{
+    records: readonly OutboundRecord[];
+    done: () => void;
+    fail: (e: Error) => void;
+  }> = [];
+  const sink = (records: readonly OutboundRecord[]) =>
+    new Promise<void>((resolve, reject) => sends.push({ records, done: resolve, fail: reject }));
+  const values = (index: number) => sends[index]?.records.map((r) => r.value);
+  return { sink, sends, values };
+}
+
+describe('Outbox', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('when several commands write within the linger time, then their records go out in one send, in write order', async () => {
+    vi.useFakeTimers();
+    const { sink, sends, values } = controlledSink();
+    const outbox = new Outbox({ sink, lingerMs: 5, maxRecords: 100 });
+    const first = outbox.write([record('a1'), record('a2')]);
+    const second = outbox.write([record('b1')]);
+    expect(sends).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(5);
+    expect(values(0)).toEqual(['a1', 'a2', 'b1']);
+    sends[0]?.done();
+    await expect(Promise.all([first, second])).resolves.toEqual([undefined, undefined]);
+  });
+
+  it('when a send is in flight, then the next writes gather and go as soon as it returns', async () => {
+    vi.useFakeTimers();
+    const { sink, sends, values } = controlledSink();
+    const outbox = new Outbox({ sink, lingerMs: 5, maxRecords: 100 });
+    void outbox.write([record('a')]);
+    await vi.advanceTimersByTimeAsync(5);
+    void outbox.write([record('b')]);
+    void outbox.write([record('c')]);
+    await vi.advanceTimersByTimeAsync(50);
+    expect(sends).toHaveLength(1);
+    sends[0]?.done();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(values(1)).toEqual(['b', 'c']);
+  });
+
+  it('when maxRecords are waiting, then it sends at once without lingering, whole writes only', async () => {
+    const { sink, sends, values } = controlledSink();
+    const outbox = new Outbox({ sink, lingerMs: 60_000, maxRecords: 3 });
+    void outbox.write([record('a1'), record('a2')]);
+    expect(sends).toHaveLength(0);
+    void outbox.write([record('b1'), record('b2')]);
+    expect(values(0)).toEqual(['a1', 'a2']);
+    sends[0]?.done();
+    await vi.waitFor(() => expect(values(1)).toEqual(['b1', 'b2']));
+  });
+
+  it('when a send fails, then the writes in it reject with its error and later writes still go', async () => {
+    const { sink, sends } = controlledSink();
+    const outbox = new Outbox({ sink, lingerMs: 0, maxRecords: 1 });
+    const failed = outbox.write([record('a')]);
+    const later = outbox.write([record('b')]);
+    sends[0]?.fail(new Error('broker down'));
+    await expect(failed).rejects.toThrow('broker down');
+    await vi.waitFor(() => expect(sends).toHaveLength(2));
+    sends[1]?.done();
+    await expect(later).resolves.toBeUndefined();
+  });
+
+  it('drain resolves once everything written so far was sent', async () => {
+    const { sink, sends } = controlledSink();
+    const outbox = new Outbox({ sink, lingerMs: 60_000, maxRecords: 100 });
+    void outbox.write([record('a')]);
+    const drained = vi.fn();
+    void outbox.drain().then(drained);
+    await vi.waitFor(() => expect(sends).toHaveLength(1));
+    expect(drained).not.toHaveBeenCalled();
+    sends[0]?.done();
+    await vi.waitFor(() => expect(drained).toHaveBeenCalledOnce());
+  });
+});
