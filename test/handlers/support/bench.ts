@@ -3,34 +3,16 @@
  * not retry by itself (so a transient failure reaches the outcome), the file loader, and the
  * handlers, with a MemoryLedger standing in for the engine's ledger.
  */
-import { randomUUID } from 'node:crypto';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { SigningClient } from '../../../src/api-client/index.js';
 import { createFileLoader, type FileLoader } from '../../../src/files/index.js';
 import { createHandlers, type Handlers, type Outcome } from '../../../src/handlers/index.js';
 import type { CommandType } from '../../../src/schemas/messages/index.js';
 import { type RunningSimulator, startSimulator } from '../../../src/simulator/index.js';
+import { fileDocument, initiator, meta, person, uniqueBizId } from './fixtures.js';
 import { command, MemoryLedger } from './memory-ledger.js';
 
-export const COMPANY = 'Demo Trading Co., Ltd.';
-export const SUBSIDIARY = 'Demo Trading (Shanghai) Co., Ltd.';
-export const SEAL = '2001';
-export const APPROVER = { contact: '13800000003', contactType: 'MOBILE' } as const;
-
-export const initiator = (actions: unknown[] = [{ type: 'COMPANY', sealId: SEAL }]) => ({
-  tenantType: 'COMPANY',
-  tenantName: COMPANY,
-  actions,
-});
-
-export const person = (n = 1) => ({
-  tenantType: 'PERSONAL',
-  tenantName: `Person ${n}`,
-  receiver: { contact: `1390000${String(n).padStart(4, '0')}`, contactType: 'MOBILE' },
-});
-
-export const uniqueBizId = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
+export * from './fixtures.js';
 
 export interface Bench {
   readonly sim: RunningSimulator;
@@ -75,31 +57,6 @@ export function useBench(): Bench {
   });
   return bench;
 }
-
-/** A PDF with one page per text, so keyword and page positions can be placed. */
-export async function pdfBase64(...pages: string[]): Promise<string> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  for (const text of pages) {
-    doc.addPage([595, 842]).drawText(text, { x: 72, y: 760, size: 12, font });
-  }
-  return Buffer.from(await doc.save()).toString('base64');
-}
-
-export async function fileDocument(title: string, ...pages: string[]) {
-  const base64 = await pdfBase64(...(pages.length > 0 ? pages : [`${title}: SEAL-HERE SIGN-HERE`]));
-  return { source: 'file', title, fileSuffix: 'pdf', file: { base64 } } as const;
-}
-
-export const templateDocument = (title = 'NDA') =>
-  ({ source: 'template', title, templateId: 'tpl-nda' }) as const;
-
-/** A command's envelope: a fresh commandId for this bizId. */
-export const meta = (bizId: string, tenantName?: string) => ({
-  commandId: randomUUID(),
-  bizId,
-  ...(tenantName ? { tenantName } : {}),
-});
 
 /** An outcome in a few words: `completed`, or `<kind> [<reason>] @<step>: <platform code or our code>`. */
 export function verdict(outcome: Outcome): string {

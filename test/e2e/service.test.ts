@@ -1,0 +1,226 @@
+/**
+ * The service as it is deployed: configuration from the environment, the composition root,
+ * health and metrics over HTTP, and `signing-bridge run` as a process with its signals.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { SigningClient } from '../../src/api-client/index.js';
+import { loadConfig } from '../../src/config/index.js';
+import { topicNames } from '../../src/schemas/messages/index.js';
+import { startService } from '../../src/service.js';
+import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
+import { initiator, meta, person, uniqueBizId } from '../handlers/support/fixtures.js';
+import { CommandSender, EventCollector, uniquePrefix } from '../support/bridge-harness.js';
+
+const brokers = inject('kafkaBrokers');
+const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+let sim: RunningSimulator;
+
+beforeAll(async () => {
+  sim = await startSimulator({ log: false });
+});
+afterAll(() => sim?.stop());
+
+/** The environment of one bridge with topics and a group of its own. */
+function environment(prefix: string, extra: Record<string, string> = {}) {
+  return {
+    KAFKA_BROKERS: brokers,
+    KAFKA_GROUP_ID: `service-${prefix}`,
+    TOPIC_PREFIX: prefix,
+    TOPIC_PARTITIONS: '2',
+    SIGNING_API_BASE_URL: sim.url,
+    SIGNING_APP_TOKEN: 'demo-app-token',
+    SIGNING_APP_SECRET: 'demo-app-secret',
+    HANDOVER_TIMEOUT_MS: '2000',
+    COMMIT_INTERVAL_MS: '200',
+    PRECONDITION_TIMEOUT_MS: '300',
+    HTTP_PORT: '0',
+    ...extra,
+  };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  return port;
+}
+
+/** A subscriber and a producer on the topics of `prefix`. */
+async function clients(prefix: string) {
+  const topics = topicNames(prefix);
+  const list = brokers.split(',');
+  const sender = await CommandSender.connect(list, topics);
+  const collector = await EventCollector.start(list, topics);
+  return {
+    /** Sends a remind for the contract of `bizId`; resolves with its terminal event. */
+    async remind(bizId: string) {
+      const command = { ...meta(bizId), payload: {} };
+      await sender.sendRaw(topics.commands.remind, bizId, JSON.stringify(command));
+      return collector.waitForTerminalEvent(command.commandId);
+    },
+    async close() {
+      await collector.stop();
+      await sender.close();
+    },
+  };
+}
+
+describe('startService', () => {
+  it('when the service runs, then /healthz and /readyz answer 200 and /metrics counts commands and platform calls; after stop nothing listens', async () => {
+    const prefix = uniquePrefix();
+    const port = await freePort();
+    const env = environment(prefix, { HTTP_PORT: String(port), HTTP_HOST: '127.0.0.1' });
+    const service = await startService(loadConfig(env), pino({ level: 'warn' }));
+    const get = (path: string) => fetch(`http://127.0.0.1:${port}${path}`);
+    const kafka = await clients(prefix);
+    try {
+      expect((await get('/healthz')).status).toBe(200);
+      expect((await get('/readyz')).status).toBe(200);
+      const ended = await kafka.remind(uniqueBizId('nobody'));
+      expect(ended.event.type).toBe('signingbridge.command.precondition-timed-out');
+      const metrics = await (await get('/metrics')).text();
+      expect(metrics).toMatch(
+        /signing_bridge_commands_total\{type="remind",outcome="precondition-timed-out"\} 1/,
+      );
+      expect(metrics).toMatch(
+        /signing_bridge_platform_calls_total\{operation="remindSignatories",outcome="not-found"\} \d+/,
+      );
+    } finally {
+      await kafka.close();
+      await service.stop();
+    }
+    await expect(get('/healthz')).rejects.toThrow();
+  });
+});
+
+/** `signing-bridge run` in a process of its own, its JSON log lines collected. */
+function runCommand(env: Record<string, string>, args: string[] = []) {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'run', ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output = { stdout: '', stderr: '' };
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output.stdout += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output.stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { child, output, exited };
+}
+
+async function logged(output: { stdout: string }, message: string, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!output.stdout.includes(`"msg":"${message}"`)) {
+    if (Date.now() > deadline) throw new Error(`no "${message}" in: ${output.stdout}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const running: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of running) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+describe('signing-bridge run', () => {
+  it('when the configuration is wrong, then --check-config names every bad variable and exits 1', async () => {
+    const run = runCommand({ SIGNING_RPS: 'fast', HTTP_PORT: '-1' }, ['--check-config']);
+    expect(await run.exited).toBe(1);
+    for (const name of [
+      'KAFKA_BROKERS',
+      'SIGNING_API_BASE_URL',
+      'SIGNING_APP_TOKEN',
+      'SIGNING_APP_SECRET',
+      'SIGNING_RPS',
+      'HTTP_PORT',
+    ]) {
+      expect(run.output.stderr).toContain(name);
+    }
+  });
+
+  it('when the configuration is right, then --check-config says so and exits 0', async () => {
+    const run = runCommand(environment(uniquePrefix()), ['--check-config']);
+    expect(await run.exited).toBe(0);
+    expect(run.output.stdout).toContain('configuration is valid');
+  });
+
+  it('when SIGTERM arrives, then the command in flight finishes, its event is published, and the process exits 0', async () => {
+    const { run, kafka, ending } = await bridgeWithRemindInFlight(10_000, 1_500);
+    try {
+      run.child.kill('SIGTERM');
+      expect(await run.exited).toBe(0);
+      expect((await ending).event.type).toBe('signingbridge.reminder.sent');
+      expect(run.output.stdout).toContain('"msg":"stopping gracefully"');
+    } finally {
+      await kafka.close();
+    }
+  });
+
+  it('when a second signal arrives during the graceful stop, then the process exits 1 at once', async () => {
+    const { run, kafka, ending } = await bridgeWithRemindInFlight(20_000, 15_000);
+    void ending.catch(() => {});
+    try {
+      run.child.kill('SIGTERM');
+      await logged(run.output, 'stopping gracefully');
+      const signalled = Date.now();
+      run.child.kill('SIGINT');
+      expect(await run.exited).toBe(1);
+      expect(Date.now() - signalled).toBeLessThan(5_000);
+      expect(run.output.stdout).toContain('second signal');
+    } finally {
+      await kafka.close();
+    }
+  });
+});
+
+/** A bridge process with one remind in flight: the simulator holds its answer for `holdMs`. */
+async function bridgeWithRemindInFlight(deadlineMs: number, holdMs: number) {
+  const prefix = uniquePrefix();
+  const bizId = await signingContract();
+  const run = runCommand(environment(prefix, { SHUTDOWN_DEADLINE_MS: String(deadlineMs) }));
+  running.push(run.child);
+  await logged(run.output, 'signing-bridge running');
+  const kafka = await clients(prefix);
+  await sim.admin.setFaults({
+    script: [{ operation: 'remindSignatories', kind: 'latency', times: 1, ms: holdMs }],
+  });
+  const ending = kafka.remind(bizId);
+  await callArrived();
+  return { run, kafka, ending };
+}
+
+/** The held call reached the simulator: it took the scripted fault's one use. */
+async function callArrived(timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while ((await sim.admin.faults()).script?.length) {
+    if (Date.now() > deadline) throw new Error('the held call never arrived');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** A SIGNING contract made straight on the simulator; its bizId. */
+async function signingContract(): Promise<string> {
+  const bizId = uniqueBizId('signing');
+  const client = new SigningClient({
+    baseUrl: sim.url,
+    appToken: 'demo-app-token',
+    appSecret: 'demo-app-secret',
+  });
+  const draft = await client.createDraft({
+    bizId,
+    subject: bizId,
+    signatories: [initiator(), person(1)],
+  } as never);
+  const contractId = draft.id ?? '';
+  await client.addDocumentByTemplate({ contractId, title: 'NDA', templateId: 'tpl-nda' });
+  await client.initiateContract({ contractId });
+  await client.close();
+  return bizId;
+}
