@@ -12,6 +12,7 @@ import { Authenticator, type AuthOptions } from './auth.js';
 import { CallLog } from './call-log.js';
 import { createClock } from './clock.js';
 import { Directory } from './directory.js';
+import { preloadDocumentReaders } from './documents/index.js';
 import { type FaultConfig, FaultInjector } from './faults/index.js';
 import { type Fixtures, type FixturesInput, loadFixtures, parseFixtures } from './fixtures.js';
 import { IdSequence } from './ids.js';
@@ -73,6 +74,8 @@ const DEFAULT_LIMITS: RequestLimits = { jsonBytes: 1_048_576, uploadBytes: 52_42
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   const fixtures = await resolveFixtures(options.fixtures);
+  // Loading pdf.js takes up to seconds; doing it now keeps the first upload within a client's timeout.
+  await preloadDocumentReaders();
   const log = options.log === false ? undefined : (options.log ?? defaultLogger());
   const now = options.now ?? Date.now;
   const clock = createClock(now, options.utcOffsetMinutes);
