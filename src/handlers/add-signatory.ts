@@ -1,4 +1,7 @@
-/** add-signatory: add a signatory to an initiated contract, where its category allows it. */
+/**
+ * add-signatory: add a signatory to an initiated contract, where its category allows it. One in
+ * doubt after a crash is added again: the platform offers no way to look the signatory up.
+ */
 import { addressOf } from './address.js';
 import { announce } from './announce.js';
 import type { HandlerDeps } from './deps.js';

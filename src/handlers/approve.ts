@@ -1,6 +1,8 @@
 /**
  * approve: record an employee's approval (pass or reject). Here tenantName names the approving
  * signatory, not the contract's owner, so it is passed however the contract is addressed.
+ * An approval in doubt after a crash is made again: no answer proves the earlier one took effect
+ * (11011107 or 11011101 may as well mean it did not), so such a retry ends command.failed.
  */
 import { addressOf } from './address.js';
 import { announce } from './announce.js';

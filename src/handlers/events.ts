@@ -5,7 +5,7 @@ import type { CommandContext, PendingEvent } from './types.js';
 type SharedField = 'commandId' | 'bizId' | 'commandType' | 'contractId';
 
 /** What every event of the command carries; contractId falls back to the one the ledger knows. */
-export function eventBase(context: CommandContext, contractId?: string) {
+function eventBase(context: CommandContext, contractId?: string) {
   const { command, type, progress } = context;
   return {
     commandId: command.commandId,

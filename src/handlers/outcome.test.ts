@@ -42,7 +42,7 @@ const BY_FAMILY: Record<CodeFamily, string> = {
   auth: 'failed',
 };
 
-function summary(error: SigningBridgeError): string {
+function summary(error: SigningBridgeError<unknown>): string {
   const outcome = outcomeOf('initiate', error);
   expect(outcome.kind === 'completed' ? undefined : outcome.step).toBe('initiate');
   return outcome.kind === 'retry' ? `retry/${outcome.reason}` : outcome.kind;
@@ -61,7 +61,7 @@ describe('outcomeOf: platform codes', () => {
   });
 });
 
-type Case = [what: string, error: SigningBridgeError, expected: string];
+type Case = [what: string, error: SigningBridgeError<unknown>, expected: string];
 
 /** An HTTP status that came without the platform's envelope (a proxy's or gateway's). */
 function httpStatusCase(status: number, expected: string): Case {

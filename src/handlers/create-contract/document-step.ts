@@ -11,7 +11,7 @@ import { stepEvent } from '../events.js';
 import type { CommandContext } from '../types.js';
 import type { SagaStep } from './saga-step.js';
 
-export const documentStepName = (index: number) => `document:${index}`;
+const documentStepName = (index: number) => `document:${index}`;
 
 const DocumentStepResult = z.object({ documentId: z.string() });
 type DocumentStepResult = z.infer<typeof DocumentStepResult>;

@@ -11,7 +11,7 @@ import type { CommandContext } from '../types.js';
 import type { SagaStep } from './saga-step.js';
 import { signatoryIds } from './signatory-ids.js';
 
-export const DRAFT_STEP = 'draft';
+const DRAFT_STEP = 'draft';
 
 export const DraftStepResult = z.object({
   contractId: z.string().optional(),

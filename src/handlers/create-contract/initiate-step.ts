@@ -11,7 +11,7 @@ import type { DraftStepResult } from './draft-step.js';
 import { resolvePositions } from './positions.js';
 import type { SagaStep } from './saga-step.js';
 
-export const INITIATE_STEP = 'initiate';
+const INITIATE_STEP = 'initiate';
 
 const InitiateStepResult = z.object({ reconciled: z.boolean() });
 type InitiateStepResult = z.infer<typeof InitiateStepResult>;
