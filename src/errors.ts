@@ -199,3 +199,17 @@ export class AdminRequestFailed extends SigningBridgeError<{
   readonly code = 'SB_ERR_SIMULATOR_ADMIN';
   readonly retryable = false;
 }
+
+/**
+ * Kafka did not take records the bridge wrote. Retryable unless the broker refused them for
+ * good (too large, not authorised, invalid), which no retry changes.
+ */
+export class KafkaWriteFailed extends SigningBridgeError<{
+  kafkaError: string;
+  permanent: boolean;
+}> {
+  readonly code = 'SB_ERR_KAFKA_WRITE_FAILED';
+  get retryable(): boolean {
+    return !this.details.permanent;
+  }
+}

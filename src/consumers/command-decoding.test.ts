@@ -32,7 +32,10 @@ describe('decodeCommand', () => {
   });
 
   it('when the command breaks its schema, then the fields are named and what can be read is kept', () => {
-    const decoded = decodeCommand(record(JSON.stringify({ ...remind, payload: {} })), 'create-contract');
+    const decoded = decodeCommand(
+      record(JSON.stringify({ ...remind, payload: {} })),
+      'create-contract',
+    );
     expect(decoded).toMatchObject({ ok: false, commandId: 'c-1', bizId: 'biz-1' });
     if (!decoded.ok) {
       expect(decoded.error.details.reason).toBe('schema');

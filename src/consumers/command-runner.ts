@@ -99,6 +99,7 @@ export class CommandRunner {
   async #runHandler(job: Job, command: Command, lease: Lease): Promise<Outcome | undefined> {
     const controller = lease.startRun();
     const { publisher, handlers, log } = this.#options;
+    let child: Logger | undefined;
     const context: CommandContext = {
       type: job.type,
       command,
@@ -106,7 +107,11 @@ export class CommandRunner {
       record: (step, record, events = []) =>
         publisher.recordStep(job, command, step, record, events, lease),
       signal: controller.signal,
-      log: log.child({ commandId: command.commandId, bizId: command.bizId, type: job.type }),
+      // Made on first use: most runs log nothing.
+      get log() {
+        child ??= log.child({ commandId: command.commandId, bizId: command.bizId, type: job.type });
+        return child;
+      },
     };
     try {
       const handler = handlers[job.type] as (context: CommandContext) => Promise<Outcome>;

@@ -10,7 +10,6 @@ import type { CommandType } from '../schemas/messages/index.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import { CommandPublisher } from './command-publisher.js';
 import { CommandRunner } from './command-runner.js';
-import { DurableWriter } from './durable-writer.js';
 import { FetchGate } from './fetch-gate.js';
 import { Intake } from './intake.js';
 import type { Job } from './job.js';
@@ -24,6 +23,8 @@ import type { BridgeObserver, BridgeOptions } from './settings.js';
 const OUTBOX_LINGER_MS = 2;
 // Keeps each partition's share of a produce request well under the broker's 1 MB default.
 const OUTBOX_MAX_RECORDS = 500;
+// kafkajs has already retried for up to 30 s when a send fails; then look again every few seconds.
+const OUTBOX_RETRY = { initialDelayMs: 500, maxDelayMs: 5_000, multiplier: 2 };
 
 export interface Engine {
   readonly intake: Intake;
@@ -49,25 +50,30 @@ export function createEngine(
     sink: (records) => io.producer.send(records),
     lingerMs: OUTBOX_LINGER_MS,
     maxRecords: OUTBOX_MAX_RECORDS,
+    retry: OUTBOX_RETRY,
+    compactedTopics: new Set([topics.ledger]),
+    onSendFailed: (error, attempt, delayMs) => {
+      log.error({ err: error, attempt, delayMs }, 'writing to Kafka failed; sending again');
+    },
   });
-  const writer = new DurableWriter(outbox, log);
   const ledger = new Ledger(topics.ledger);
   const tracker = new OffsetTracker();
   const committer = new OffsetCommitter(tracker, io.consumer, commandTopics, log);
   const breaker = new CircuitBreaker(settings.breaker);
   const publisher = new CommandPublisher({
     ledger,
-    writer,
+    outbox,
     topics,
     source: settings.source,
     keep: settings.ledgerCommandsPerBizId,
+    log,
   });
   let gate: FetchGate | undefined;
   const ownership = new Ownership({
     consumer: io.consumer,
     instance: io.instance,
     ledger,
-    writer,
+    outbox,
     scheduler: { clear: (predicate) => scheduler.clear(predicate) },
     commitAndForget: (partition) => committer.commitAndForget(partition),
     onChange: () => gate?.update(),

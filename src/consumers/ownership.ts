@@ -18,7 +18,7 @@ import {
   type OwnershipMarker,
   PartitionRestore,
 } from '../ledger/index.js';
-import type { DurableWriter } from './durable-writer.js';
+import type { Outbox } from '../producers/index.js';
 import type { Job } from './job.js';
 import type { KeyScheduler } from './key-scheduler.js';
 import { Lease } from './lease.js';
@@ -30,7 +30,7 @@ export interface OwnershipOptions {
   readonly consumer: Pick<GroupConsumer, 'liveInstances'>;
   readonly instance: string;
   readonly ledger: Ledger;
-  readonly writer: DurableWriter;
+  readonly outbox: Outbox;
   readonly scheduler: Pick<KeyScheduler<Job>, 'clear'>;
   /** Commits the partition's finished offsets and forgets the rest. */
   readonly commitAndForget: (partition: number) => Promise<void>;
@@ -155,8 +155,8 @@ export class Ownership {
     const restore = new PartitionRestore(marker, await live);
     const restoring: Restoring = { restore, startedAt: Date.now(), reading: false };
     this.#restoring.set(partition, restoring);
-    const { writer, ledger } = this.#options;
-    await writer.write([markerRecord(ledger.topic, partition, marker)], lease);
+    const { outbox, ledger } = this.#options;
+    await outbox.write([markerRecord(ledger.topic, partition, marker)]);
     restoring.reading = true;
     this.#options.onChange();
   }
@@ -164,7 +164,7 @@ export class Ownership {
   #activate(partition: number, restoring: Restoring): void {
     clearTimeout(restoring.timer);
     this.#restoring.delete(partition);
-    const { ledger, writer, log } = this.#options;
+    const { ledger, outbox, log } = this.#options;
     ledger.adopt(partition, restoring.restore.entries);
     this.#leases.get(partition)?.activate();
     this.#options.onChange();
@@ -172,7 +172,7 @@ export class Ownership {
     // Housekeeping: their ownership is over, so their markers can go.
     if (others.length > 0) {
       const tombstones = others.map((other) => markerTombstone(ledger.topic, partition, other));
-      void writer.write(tombstones, this.#leases.get(partition)).catch(() => {});
+      void outbox.write(tombstones).catch(() => {});
     }
     log.info(
       {
@@ -197,12 +197,12 @@ export class Ownership {
     this.#options.onChange();
     await this.#drainRuns(lease, deadlineMs);
     lease.revoke();
-    const { writer, ledger, instance, log } = this.#options;
-    await writer.drain();
+    const { outbox, ledger, instance, log } = this.#options;
+    await outbox.drain();
     await this.#options.commitAndForget(partition);
     ledger.drop(partition);
     const released: OwnershipMarker = { kind: 'released', instance, nonce: randomUUID() };
-    await writer.write([markerRecord(ledger.topic, partition, released)]);
+    await outbox.write([markerRecord(ledger.topic, partition, released)]);
     this.#leases.delete(partition);
     log.info({ partition, ms: Date.now() - started }, 'partition released');
   }

@@ -1,4 +1,5 @@
 import { type Kafka, Partitioners, type Producer, type TopicMessages } from 'kafkajs';
+import { KafkaWriteFailed } from '../errors.js';
 import type {
   OutboundRecord,
   RecordProducer,
@@ -22,7 +23,12 @@ export async function connectProducer(kafka: Kafka): Promise<RecordProducer> {
   await producer.connect();
   return {
     async send(records) {
-      if (records.length > 0) await producer.sendBatch({ topicMessages: byTopic(records) });
+      if (records.length === 0) return;
+      try {
+        await producer.sendBatch({ topicMessages: byTopic(records) });
+      } catch (error) {
+        throw writeFailed(error);
+      }
     },
     disconnect: () => producer.disconnect(),
   };
@@ -55,11 +61,32 @@ export async function connectTransactionalProducer(
         await transaction.commit();
       } catch (error) {
         await transaction.abort().catch(() => {});
-        throw error;
+        throw writeFailed(error);
       }
     },
     disconnect: () => producer.disconnect(),
   };
+}
+
+/**
+ * kafkajs already retried what it deems retriable (for an idempotent producer, until its retry
+ * time ran out); a protocol error it does not retry is the broker refusing the records for good.
+ */
+function writeFailed(error: unknown): KafkaWriteFailed {
+  const {
+    name = 'Error',
+    message = String(error),
+    retriable,
+  } = error as {
+    name?: string;
+    message?: string;
+    retriable?: boolean;
+  };
+  const permanent = name === 'KafkaJSProtocolError' && retriable === false;
+  return new KafkaWriteFailed(`writing to Kafka failed: ${message}`, {
+    details: { kafkaError: name, permanent },
+    cause: error,
+  });
 }
 
 function byTopic(records: readonly OutboundRecord[]): TopicMessages[] {

@@ -3,8 +3,8 @@ import { EMPTY_ENTRY, type LedgerEntry } from './entry.js';
 import { entryRecord } from './ledger-record.js';
 
 /**
- * The ledger entries of the partitions this instance owns, in memory. An entry changes only
- * after its record was written, so memory never runs ahead of Kafka.
+ * The ledger entries of the partitions this instance owns, in memory: the last entry of each
+ * bizId handed to Kafka.
  */
 export class Ledger {
   readonly topic: string;
@@ -27,7 +27,7 @@ export class Ledger {
     return this.#partitions.get(partition)?.get(bizId) ?? EMPTY_ENTRY;
   }
 
-  /** Call once `recordOf(partition, bizId, entry)` was written; ignored for a dropped partition. */
+  /** Call as `recordOf(partition, bizId, entry)` is written; ignored for a dropped partition. */
   set(partition: number, bizId: string, entry: LedgerEntry): void {
     this.#partitions.get(partition)?.set(bizId, entry);
   }

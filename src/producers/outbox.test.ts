@@ -1,6 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { KafkaWriteFailed } from '../errors.js';
 import type { OutboundRecord } from '../kafka/index.js';
-import { Outbox } from './outbox.js';
+import { Outbox, type OutboxOptions } from './outbox.js';
+
+const retry = { initialDelayMs: 10, maxDelayMs: 10, multiplier: 1 };
+const outboxOf = (options: Omit<OutboxOptions, 'retry'>) => new Outbox({ retry, ...options });
+const failure = (permanent: boolean) =>
+  new KafkaWriteFailed('writing to Kafka failed', {
+    details: { kafkaError: 'KafkaJSProtocolError', permanent },
+  });
 
 const record = (value: string): OutboundRecord => ({ topic: 't', key: 'k', value });
 
@@ -25,7 +33,7 @@ describe('Outbox', () => {
   it('when several commands write within the linger time, then their records go out in one send, in write order', async () => {
     vi.useFakeTimers();
     const { sink, sends, values } = controlledSink();
-    const outbox = new Outbox({ sink, lingerMs: 5, maxRecords: 100 });
+    const outbox = outboxOf({ sink, lingerMs: 5, maxRecords: 100 });
     const first = outbox.write([record('a1'), record('a2')]);
     const second = outbox.write([record('b1')]);
     expect(sends).toHaveLength(0);
@@ -38,7 +46,7 @@ describe('Outbox', () => {
   it('when a send is in flight, then the next writes gather and go as soon as it returns', async () => {
     vi.useFakeTimers();
     const { sink, sends, values } = controlledSink();
-    const outbox = new Outbox({ sink, lingerMs: 5, maxRecords: 100 });
+    const outbox = outboxOf({ sink, lingerMs: 5, maxRecords: 100 });
     void outbox.write([record('a')]);
     await vi.advanceTimersByTimeAsync(5);
     void outbox.write([record('b')]);
@@ -52,7 +60,7 @@ describe('Outbox', () => {
 
   it('when maxRecords are waiting, then it sends at once without lingering, whole writes only', async () => {
     const { sink, sends, values } = controlledSink();
-    const outbox = new Outbox({ sink, lingerMs: 60_000, maxRecords: 3 });
+    const outbox = outboxOf({ sink, lingerMs: 60_000, maxRecords: 3 });
     void outbox.write([record('a1'), record('a2')]);
     expect(sends).toHaveLength(0);
     void outbox.write([record('b1'), record('b2')]);
@@ -61,21 +69,57 @@ describe('Outbox', () => {
     await vi.waitFor(() => expect(values(1)).toEqual(['b1', 'b2']));
   });
 
-  it('when a send fails, then the writes in it reject with its error and later writes still go', async () => {
+  it('when a send fails for a reason that may pass, then the same records go again before any later write', async () => {
+    const { sink, sends, values } = controlledSink();
+    const failed = vi.fn();
+    const outbox = outboxOf({ sink, lingerMs: 0, maxRecords: 1, onSendFailed: failed });
+    const first = outbox.write([record('a')]);
+    void outbox.write([record('b')]);
+    sends[0]?.fail(failure(false));
+    await vi.waitFor(() => expect(sends).toHaveLength(2));
+    expect(values(1)).toEqual(['a']);
+    expect(failed).toHaveBeenCalledWith(expect.any(KafkaWriteFailed), 0, expect.any(Number));
+    sends[1]?.done();
+    await expect(first).resolves.toBeUndefined();
+    await vi.waitFor(() => expect(values(2)).toEqual(['b']));
+  });
+
+  it('when Kafka refuses a send for good, then its writes reject and later writes still go', async () => {
     const { sink, sends } = controlledSink();
-    const outbox = new Outbox({ sink, lingerMs: 0, maxRecords: 1 });
-    const failed = outbox.write([record('a')]);
+    const outbox = outboxOf({ sink, lingerMs: 0, maxRecords: 1 });
+    const refused = outbox.write([record('a')]);
     const later = outbox.write([record('b')]);
-    sends[0]?.fail(new Error('broker down'));
-    await expect(failed).rejects.toThrow('broker down');
+    sends[0]?.fail(failure(true));
+    await expect(refused).rejects.toBeInstanceOf(KafkaWriteFailed);
     await vi.waitFor(() => expect(sends).toHaveLength(2));
     sends[1]?.done();
     await expect(later).resolves.toBeUndefined();
   });
 
+  it('when one send holds several records of a key of a compacted topic, then only the last of them goes', async () => {
+    vi.useFakeTimers();
+    const { sink, values } = controlledSink();
+    const outbox = outboxOf({
+      sink,
+      lingerMs: 5,
+      maxRecords: 100,
+      compactedTopics: new Set(['ledger']),
+    });
+    const ledger = (key: string, value: string): OutboundRecord => ({
+      topic: 'ledger',
+      partition: 1,
+      key,
+      value,
+    });
+    void outbox.write([ledger('biz-1', 'step'), record('event-1')]);
+    void outbox.write([ledger('biz-2', 'other'), ledger('biz-1', 'ended'), record('event-2')]);
+    await vi.advanceTimersByTimeAsync(5);
+    expect(values(0)).toEqual(['event-1', 'other', 'ended', 'event-2']);
+  });
+
   it('drain resolves once everything written so far was sent', async () => {
     const { sink, sends } = controlledSink();
-    const outbox = new Outbox({ sink, lingerMs: 60_000, maxRecords: 100 });
+    const outbox = outboxOf({ sink, lingerMs: 60_000, maxRecords: 100 });
     void outbox.write([record('a')]);
     const drained = vi.fn();
     void outbox.drain().then(drained);

@@ -2,14 +2,21 @@
  * Batches the records of many commands (events, ledger entries, dead letters) into one send per
  * flush. A flush starts `lingerMs` after the first record arrives, or at once when `maxRecords`
  * are waiting; while one is in flight the next batch gathers and goes as soon as it returns, so
- * under load batches grow instead of requests queueing. One send at a time also keeps each
- * partition's records in write order.
+ * under load batches grow instead of requests queueing.
+ *
+ * Records are written in the order written, always: one send at a time, and a send that fails
+ * for a reason that may pass is sent again, before anything written after it. So a ledger entry
+ * can never be overtaken by an older snapshot of itself. A send refused for good (a record too
+ * large, say) rejects its writes, and the outbox goes on.
  *
  * The records given to one write() always travel in the same send: a command's terminal event
  * and its ledger mark are in one produce request per broker, written together or not at all if
  * the process dies.
  */
+import { SigningBridgeError } from '../errors.js';
 import type { OutboundRecord } from '../kafka/index.js';
+import { type BackoffPolicy, fullJitterDelay } from '../retry/backoff.js';
+import { sleep } from '../retry/retry.js';
 
 export type OutboxSink = (records: readonly OutboundRecord[]) => Promise<void>;
 
@@ -17,6 +24,14 @@ export interface OutboxOptions {
   readonly sink: OutboxSink;
   readonly lingerMs: number;
   readonly maxRecords: number;
+  /** Delays between sends of a batch that failed for a reason that may pass. */
+  readonly retry: BackoffPolicy;
+  /**
+   * Compacted topics, where only the last record of a key counts: of several records with one
+   * key and partition in the same send, only the last is sent.
+   */
+  readonly compactedTopics?: ReadonlySet<string>;
+  readonly onSendFailed?: (error: unknown, attempt: number, delayMs: number) => void;
 }
 
 interface PendingWrite {
@@ -36,7 +51,7 @@ export class Outbox {
     this.#options = options;
   }
 
-  /** Resolves once the records are acknowledged; rejects with the send's error. */
+  /** Resolves once the records are acknowledged; rejects only when Kafka refuses them for good. */
   write(records: readonly OutboundRecord[]): Promise<void> {
     if (records.length === 0) return Promise.resolve();
     const written = new Promise<void>((resolve, reject) => {
@@ -62,21 +77,51 @@ export class Outbox {
     this.#timer = undefined;
     const writes = this.#takeBatch();
     if (writes.length === 0) return;
-    this.#inFlight = this.#options
-      .sink(writes.flatMap((write) => write.records))
-      .then(
-        () => {
-          for (const write of writes) write.resolve();
-        },
-        (error: unknown) => {
+    this.#inFlight = this.#send(writes).finally(() => {
+      this.#inFlight = undefined;
+      // Records that gathered meanwhile have waited long enough.
+      if (this.#pending.length > 0) this.#flush();
+    });
+  }
+
+  async #send(writes: readonly PendingWrite[]): Promise<void> {
+    const records = this.#lastOfEachKey(writes.flatMap((write) => write.records));
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.#options.sink(records);
+        for (const write of writes) write.resolve();
+        return;
+      } catch (error) {
+        if (error instanceof SigningBridgeError && !error.retryable) {
           for (const write of writes) write.reject(error);
-        },
-      )
-      .finally(() => {
-        this.#inFlight = undefined;
-        // Records that gathered meanwhile have waited long enough.
-        if (this.#pending.length > 0) this.#flush();
-      });
+          return;
+        }
+        const delayMs = fullJitterDelay(this.#options.retry, attempt);
+        this.#options.onSendFailed?.(error, attempt, delayMs);
+        await sleep(delayMs);
+      }
+    }
+  }
+
+  /**
+   * A command's step and its ending often share a send, each with a full ledger entry of the
+   * bizId; the earlier one is superseded within the same produce request, so it can stay home.
+   */
+  #lastOfEachKey(records: OutboundRecord[]): OutboundRecord[] {
+    const compacted = this.#options.compactedTopics;
+    if (!compacted || compacted.size === 0) return records;
+    const seen = new Set<string>();
+    const kept: OutboundRecord[] = [];
+    for (let i = records.length - 1; i >= 0; i--) {
+      const record = records[i] as OutboundRecord;
+      if (compacted.has(record.topic) && typeof record.key === 'string') {
+        const id = `${record.topic}\n${record.partition}\n${record.key}`;
+        if (seen.has(id)) continue;
+        seen.add(id);
+      }
+      kept.push(record);
+    }
+    return kept.reverse();
   }
 
   /** Whole writes, up to maxRecords records (or one larger write): a request has a size limit. */

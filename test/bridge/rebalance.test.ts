@@ -69,7 +69,7 @@ async function start(): Promise<BridgeProcess> {
 }
 
 function ended(): number {
-  return collector.events.filter((e) => e.terminal).length;
+  return collector.terminalCount;
 }
 
 it('when members join, leave and crash mid-stream, then every command ends once, in order per bizId, with one draft per bizId', async () => {

@@ -143,6 +143,8 @@ export class EventCollector {
   readonly events: ReceivedEvent[] = [];
   readonly deadLetters: DeadLetter[] = [];
   readonly #consumer: Consumer;
+  readonly #terminals = new Map<string, ReceivedEvent[]>();
+  #terminalCount = 0;
   #listeners = new Set<() => void>();
 
   private constructor(consumer: Consumer) {
@@ -158,17 +160,24 @@ export class EventCollector {
     await consumer.connect();
     await consumer.subscribe({ topics: [topics.events, topics.deadLetter], fromBeginning: true });
     await consumer.run({
-      eachMessage: async ({ topic, partition, message }) => {
-        if (topic === topics.deadLetter) collector.#addDeadLetter(message);
-        else collector.#addEvent(partition, message);
+      eachBatch: async ({ batch }) => {
+        for (const message of batch.messages) {
+          if (batch.topic === topics.deadLetter) collector.#addDeadLetter(message);
+          else collector.#addEvent(batch.partition, message);
+        }
         for (const listener of collector.#listeners) listener();
       },
     });
     return collector;
   }
 
+  /** Terminal events seen so far, repeats included. */
+  get terminalCount(): number {
+    return this.#terminalCount;
+  }
+
   terminalEventsOf(commandId: string): ReceivedEvent[] {
-    return this.events.filter((e) => e.terminal && e.event.correlationId === commandId);
+    return this.#terminals.get(commandId) ?? [];
   }
 
   /** Resolves with the first terminal event of the command. */
@@ -179,15 +188,14 @@ export class EventCollector {
 
   /** Resolves once every command has a terminal event. */
   async waitForTerminalEvents(commandIds: readonly string[], timeoutMs = 60_000): Promise<void> {
-    const ended = () =>
-      new Set(this.events.filter((e) => e.terminal).map((e) => e.event.correlationId));
+    const pending = new Set(commandIds);
     await this.waitUntil(
       () => {
-        const seen = ended();
-        return commandIds.every((id) => seen.has(id));
+        for (const id of pending) if (this.#terminals.has(id)) pending.delete(id);
+        return pending.size === 0;
       },
       timeoutMs,
-      () => `${commandIds.filter((id) => !ended().has(id)).length} commands without terminal event`,
+      () => `${pending.size} commands without a terminal event`,
     );
   }
 
@@ -225,7 +233,13 @@ export class EventCollector {
     const data = event.data as ReceivedEvent['data'];
     const terminal = data.commandType !== undefined && isTerminal(event.type, data.commandType);
     const key = message.key?.toString();
-    this.events.push({ partition, offset: message.offset, key, event, data, terminal });
+    const received = { partition, offset: message.offset, key, event, data, terminal };
+    this.events.push(received);
+    if (terminal && event.correlationId !== undefined) {
+      const ofCommand = this.#terminals.get(event.correlationId) ?? [];
+      this.#terminals.set(event.correlationId, [...ofCommand, received]);
+      this.#terminalCount++;
+    }
   }
 
   #addDeadLetter(message: { key: Buffer | null; value: Buffer | null; headers?: IHeaders }) {
