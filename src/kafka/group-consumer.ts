@@ -26,6 +26,8 @@ export class KafkajsGroupConsumer implements GroupConsumer {
   readonly #consumer: Consumer;
   readonly #instanceId: string;
   #owned: readonly number[] = [];
+  // kafkajs refuses pause and resume outside run(); a late breaker or backlog change may ask.
+  #running = false;
 
   constructor(kafka: Kafka, { groupId, instanceId }: GroupConsumerOptions) {
     this.#instanceId = instanceId;
@@ -57,6 +59,7 @@ export class KafkajsGroupConsumer implements GroupConsumer {
     // Without a committed offset a partition starts at its beginning: commands written before
     // the bridge first ran are still commands to run.
     await consumer.subscribe({ topics: [...topics], fromBeginning: true });
+    this.#running = true;
     await consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
@@ -72,11 +75,11 @@ export class KafkajsGroupConsumer implements GroupConsumer {
   }
 
   pause(partitions: readonly TopicPartitions[]): void {
-    if (partitions.length > 0) this.#consumer.pause(partitions.map(mutable));
+    if (this.#running && partitions.length > 0) this.#consumer.pause(partitions.map(mutable));
   }
 
   resume(partitions: readonly TopicPartitions[]): void {
-    if (partitions.length > 0) this.#consumer.resume(partitions.map(mutable));
+    if (this.#running && partitions.length > 0) this.#consumer.resume(partitions.map(mutable));
   }
 
   async commit(offsets: readonly TopicPartitionOffset[]): Promise<void> {
@@ -90,6 +93,7 @@ export class KafkajsGroupConsumer implements GroupConsumer {
   }
 
   async stop(): Promise<void> {
+    this.#running = false;
     await this.#consumer.disconnect();
   }
 }

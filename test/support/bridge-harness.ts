@@ -302,6 +302,7 @@ const BRIDGE_PROCESS = fileURLToPath(new URL('./bridge-process.ts', import.meta.
 
 export interface InProcessBridge {
   readonly bridge: Bridge;
+  readonly settings: BridgeSettings;
   stop(): Promise<void>;
 }
 
@@ -328,23 +329,23 @@ export async function startBridge(options: {
     timeoutMs: 5_000,
     maxRedirects: 0,
   });
+  const settings = testSettings(options.settings);
   const bridge = new Bridge({
     kafka: createKafkaConnection({ brokers: options.brokers, clientId: 'bridge-test', log }),
     topics: options.topics,
     handlers: createHandlers({ client, files }),
-    settings: testSettings(options.settings),
+    settings,
     log,
     observer: options.observer,
   });
   await bridge.start();
-  return {
-    bridge,
-    stop: async () => {
-      await bridge.stop();
-      await client.close();
-      await files.close();
-    },
+  let stopped: Promise<void> | undefined;
+  const stop = async () => {
+    await bridge.stop();
+    await client.close();
+    await files.close();
   };
+  return { bridge, settings, stop: () => (stopped ??= stop()) };
 }
 
 /** Defaults made quick for tests: short retries and handovers. */

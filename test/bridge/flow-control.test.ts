@@ -1,0 +1,158 @@
+/**
+ * Flow control with a bridge in this process: the circuit breaker during an outage, fetching
+ * paused when the backlog is full, and a graceful stop that commits what it finished.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, expect, inject, it, vi } from 'vitest';
+import type { BridgeObserver, CommandEnding } from '../../src/consumers/index.js';
+import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
+import {
+  CommandSender,
+  commands,
+  createTopics,
+  EventCollector,
+  type InProcessBridge,
+  startBridge,
+  uniqueTopics,
+} from '../support/bridge-harness.js';
+
+const brokers = inject('kafkaBrokers').split(',');
+let sim: RunningSimulator;
+const running: Array<{ stop(): Promise<void> }> = [];
+
+beforeAll(async () => {
+  sim = await startSimulator({ log: false, callLogLimit: 100_000 });
+});
+
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((r) => r.stop()));
+  await sim.admin.setFaults({});
+});
+
+afterAll(async () => {
+  await sim?.stop();
+});
+
+/** Fresh topics, a sender and a collector, stopped after the test. */
+async function setUp() {
+  const topics = uniqueTopics();
+  await createTopics(brokers, topics);
+  const sender = await CommandSender.connect(brokers, topics);
+  const collector = await EventCollector.start(brokers, topics);
+  running.push({ stop: () => sender.close() }, collector);
+  return { topics, sender, collector };
+}
+
+/** Everything the bridge reports, kept for the assertions. */
+function recordingObserver() {
+  const seen = {
+    paused: [] as string[],
+    breaker: [] as string[],
+    endings: [] as CommandEnding[],
+    maxPending: 0,
+  };
+  const observer: BridgeObserver = {
+    consumptionPaused: (paused, reason) => seen.paused.push(`${reason}:${paused}`),
+    breakerStateChanged: (state) => seen.breaker.push(state),
+    commandFinished: ({ outcome }) => seen.endings.push(outcome),
+    load: (_, pending) => {
+      seen.maxPending = Math.max(seen.maxPending, pending);
+    },
+  };
+  return { seen, observer };
+}
+
+async function bridgeFor(
+  topics: ReturnType<typeof uniqueTopics>,
+  options: Omit<Parameters<typeof startBridge>[0], 'brokers' | 'topics' | 'simulatorUrl'>,
+): Promise<InProcessBridge> {
+  const bridge = await startBridge({ brokers, topics, simulatorUrl: sim.url, ...options });
+  running.unshift(bridge);
+  return bridge;
+}
+
+const createContracts = (count: number) =>
+  Promise.all(
+    Array.from({ length: count }, () => commands.createContract(`fc-${randomUUID().slice(0, 8)}`)),
+  );
+
+it('when the platform is down, then the circuit opens, fetching pauses and few calls are spent; once it is back, every command completes', async () => {
+  const { topics, sender, collector } = await setUp();
+  const { seen, observer } = recordingObserver();
+  await bridgeFor(topics, {
+    observer,
+    settings: {
+      breaker: {
+        failureThreshold: 5,
+        openDurationMs: 300,
+        maxOpenDurationMs: 600,
+        halfOpenProbes: 1,
+      },
+      retry: {
+        maxAttempts: 1_000,
+        maxElapsedMs: 60_000,
+        policy: { initialDelayMs: 10, maxDelayMs: 50, multiplier: 2 },
+      },
+    },
+  });
+  await sim.admin.setFaults({ operations: { '*': { errorRate: 1, error: 'http503' } } });
+  const load = await createContracts(40);
+  await sender.send(load);
+  await vi.waitFor(() => expect(seen.paused).toContain('breaker:true'), { timeout: 10_000 });
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  // Without the breaker, 40 commands retrying every ≤50 ms for 2 s would make well over 1,000.
+  const spent = (await sim.admin.calls({ operation: 'createDraft' })).filter((c) => !c.ok).length;
+  expect(spent).toBeLessThan(100);
+
+  await sim.admin.setFaults({});
+  await collector.waitForTerminalEvents(load.map((c) => c.command.commandId));
+  expect(seen.breaker).toContain('open');
+  expect(seen.breaker.at(-1)).toBe('closed');
+  expect(seen.paused.at(-1)).toBe('breaker:false');
+  const types = load.map((c) => collector.terminalEventsOf(c.command.commandId)[0]?.event.type);
+  expect(new Set(types)).toEqual(new Set(['signingbridge.contract.created']));
+});
+
+it('when more commands wait than maxPending, then fetching pauses until half are done, and all complete', async () => {
+  const { topics, sender, collector } = await setUp();
+  const { seen, observer } = recordingObserver();
+  await sim.admin.setFaults({ latency: { fixedMs: 20 } });
+  await bridgeFor(topics, {
+    observer,
+    settings: { maxInFlight: 4, maxPending: 16, commitIntervalMs: 20 },
+  });
+  const load = await createContracts(150);
+  await sender.send(load);
+  await collector.waitForTerminalEvents(load.map((c) => c.command.commandId));
+  expect(seen.paused).toContain('backpressure:true');
+  expect(seen.paused.at(-1)).toBe('backpressure:false');
+  expect(seen.maxPending).toBeLessThanOrEqual(16);
+});
+
+it('when stopped mid-stream, then it finishes what runs, commits it, and the next bridge runs only the rest', async () => {
+  const { topics, sender, collector } = await setUp();
+  await sim.admin.setFaults({ latency: { fixedMs: 30 } });
+  const settings = { maxInFlight: 8, shutdownDeadlineMs: 5_000 };
+  const first = await bridgeFor(topics, { settings });
+  const load = await createContracts(200);
+  await sender.send(load);
+  await collector.waitUntil(() => collector.terminalCount >= 50, 30_000, '50 commands ended');
+  const stopping = Date.now();
+  await first.stop();
+  expect(Date.now() - stopping).toBeLessThan(5_000);
+  const endedBefore = collector.terminalCount;
+
+  const { seen, observer } = recordingObserver();
+  await bridgeFor(topics, { observer, settings: { ...settings, groupId: groupOf(first) } });
+  await collector.waitForTerminalEvents(load.map((c) => c.command.commandId));
+  // Committed at stop: nothing that ended comes back, not even to be skipped as a replay.
+  expect(seen.endings.filter((e) => e === 'duplicate')).toEqual([]);
+  expect(seen.endings).toHaveLength(200 - endedBefore);
+  for (const { command } of load) {
+    expect(collector.terminalEventsOf(command.commandId)).toHaveLength(1);
+  }
+});
+
+function groupOf(bridge: InProcessBridge): string {
+  return bridge.settings.groupId;
+}
