@@ -49,23 +49,19 @@ afterAll(async () => {
   await sim?.stop();
 });
 
+// The restart waits out the dead member's session: commands racing their create must outlast it.
+const ENV = { PRECONDITION_TIMEOUT_MS: '60000', PRECONDITION_MAX_DELAY_MS: '1000' };
+
 const start = async () => {
   const bridge = await BridgeProcess.start({
     brokers,
     prefix,
     groupId,
     simulatorUrl: sim.url,
-    settings: SETTINGS,
+    env: ENV,
   });
   processes.push(bridge);
   return bridge;
-};
-// The restart waits out the dead member's session: commands racing their create must outlast it.
-const SETTINGS = {
-  precondition: {
-    timeoutMs: 60_000,
-    policy: { initialDelayMs: 100, maxDelayMs: 1_000, multiplier: 2 },
-  },
 };
 
 it('when the bridge is killed mid-stream and restarted, then every command ends in exactly one terminal event and no bizId gets a second draft', async () => {

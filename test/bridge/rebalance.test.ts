@@ -27,12 +27,7 @@ const prefix = uniquePrefix();
 const topics = topicNames(prefix);
 const groupId = `rebalance-${randomUUID().slice(0, 8)}`;
 // A killed member's partitions wait out its session: commands racing their create outlast it.
-const SETTINGS = {
-  precondition: {
-    timeoutMs: 60_000,
-    policy: { initialDelayMs: 100, maxDelayMs: 1_000, multiplier: 2 },
-  },
-};
+const ENV = { PRECONDITION_TIMEOUT_MS: '60000', PRECONDITION_MAX_DELAY_MS: '1000' };
 let sim: RunningSimulator;
 let sender: CommandSender;
 let collector: EventCollector;
@@ -62,7 +57,7 @@ async function start(): Promise<BridgeProcess> {
     prefix,
     groupId,
     simulatorUrl: sim.url,
-    settings: SETTINGS,
+    env: ENV,
   });
   processes.push(bridge);
   return bridge;

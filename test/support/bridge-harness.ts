@@ -5,6 +5,8 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import {
   type Consumer,
@@ -250,7 +252,11 @@ export class EventCollector {
   }
 }
 
-/** A bridge in a child process (test/support/bridge-process.ts), for tests that kill it. */
+/**
+ * The service in a child process, as deployed: `signing-bridge run` (src/cli/main.ts) with its
+ * configuration in the environment, for tests that kill it. Its warnings and errors go to
+ * stderr; it is ready once it logs that the bridge started.
+ */
 export class BridgeProcess {
   readonly exited: Promise<number | null>;
   readonly #child: ChildProcess;
@@ -265,27 +271,33 @@ export class BridgeProcess {
     prefix: string;
     groupId: string;
     simulatorUrl: string;
-    settings?: Partial<BridgeSettings>;
+    /** More configuration variables, e.g. { PRECONDITION_TIMEOUT_MS: '60000' }. */
+    env?: Record<string, string>;
   }): Promise<BridgeProcess> {
-    const child = spawn(process.execPath, ['--import', 'tsx', BRIDGE_PROCESS], {
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'run'], {
       env: {
         ...process.env,
         KAFKA_BROKERS: options.brokers.join(','),
+        KAFKA_GROUP_ID: options.groupId,
         TOPIC_PREFIX: options.prefix,
-        GROUP_ID: options.groupId,
-        SIMULATOR_URL: options.simulatorUrl,
-        BRIDGE_SETTINGS: JSON.stringify(options.settings ?? {}),
+        SIGNING_API_BASE_URL: options.simulatorUrl,
+        SIGNING_APP_TOKEN: DEMO_CREDENTIALS.appToken,
+        SIGNING_APP_SECRET: DEMO_CREDENTIALS.appSecret,
+        SIGNING_RPS: '0',
+        HTTP_PORT: '0',
+        LOG_LEVEL: 'info',
+        ...options.env,
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const running = new BridgeProcess(child);
-    const ready = new Promise<void>((resolve, reject) => {
-      child.stdout?.on('data', (chunk: Buffer) => {
-        if (chunk.toString().includes('ready')) resolve();
+    await new Promise<void>((resolve, reject) => {
+      createInterface({ input: child.stdout as Readable }).on('line', (line) => {
+        if (line.includes('"msg":"bridge started"')) resolve();
+        else if (/"level":(4|5|6)\d/.test(line)) process.stderr.write(`${line}\n`);
       });
       void running.exited.then((code) => reject(new Error(`bridge process exited with ${code}`)));
     });
-    await ready;
     return running;
   }
 
@@ -298,7 +310,7 @@ export class BridgeProcess {
   }
 }
 
-const BRIDGE_PROCESS = fileURLToPath(new URL('./bridge-process.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 
 export interface InProcessBridge {
   readonly bridge: Bridge;
