@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import { ConfigInvalid, TopicsNotCoPartitioned } from '../errors.js';
+import { TopicsNotCoPartitioned } from '../errors.js';
 import type { GroupConsumer, RecordProducer, TopicSpec } from '../kafka/index.js';
 import { createEngine, type Engine } from './engine.js';
 import { type BridgeOptions, checkSettings } from './settings.js';
@@ -22,12 +22,6 @@ export class Bridge {
 
   constructor(options: BridgeOptions) {
     checkSettings(options.settings);
-    if (options.settings.deliveryMode !== 'at-least-once') {
-      const rule = 'only at-least-once is offered; see docs/design.md, "Delivery guarantee"';
-      throw new ConfigInvalid(`deliveryMode ${options.settings.deliveryMode}: ${rule}`, {
-        details: { variables: [{ path: 'deliveryMode', rule }] },
-      });
-    }
     this.#options = options;
   }
 
@@ -37,9 +31,24 @@ export class Bridge {
   }
 
   async start(): Promise<void> {
+    try {
+      await this.#start();
+    } catch (error) {
+      await this.#disconnect();
+      throw error;
+    }
+  }
+
+  async #start(): Promise<void> {
     const { kafka, topics, settings, log, observer } = this.#options;
     await this.#ensureTopics();
-    const producer = await kafka.producer();
+    // Exactly-once: each outbox flush is one transaction. The id is this process's own: a
+    // restarted instance is a new one, and ownership markers, not fencing, hand work over.
+    const transactionalId =
+      settings.deliveryMode === 'exactly-once'
+        ? `${settings.groupId}-${this.#instance}`
+        : undefined;
+    const producer = await kafka.producer({ transactionalId });
     const consumer = kafka.consumer({ groupId: settings.groupId, instanceId: this.#instance });
     this.#io = { consumer, producer };
     const engine = createEngine(this.#options, { consumer, producer, instance: this.#instance });
@@ -100,9 +109,14 @@ export class Bridge {
       ]);
       if (!inTime) log.warn('shutdown deadline passed before every partition was released');
     }
+    await this.#disconnect();
+    log.info({ ms: Date.now() - started }, 'bridge stopped');
+  }
+
+  async #disconnect(): Promise<void> {
+    const { log } = this.#options;
     await this.#io?.consumer.stop().catch((error) => log.warn({ err: error }, 'leaving failed'));
     await this.#io?.producer.disconnect().catch(() => {});
-    log.info({ ms: Date.now() - started }, 'bridge stopped');
   }
 
   /** Command topics and the ledger must share one partition count; creates what is missing. */

@@ -12,7 +12,10 @@ export interface KafkaConnectionOptions {
   log: Logger;
   /** Partitions of the topics the bridge creates; default 12. */
   topicPartitions?: number;
-  /** How long a transaction may stay open before the broker aborts it; default 10 s. */
+  /**
+   * How long a transaction may stay open before the broker aborts it; default 10 s. It bounds
+   * how long a crashed instance's open transaction holds back read_committed readers.
+   */
   transactionTimeoutMs?: number;
 }
 
@@ -28,7 +31,9 @@ export function createKafkaConnection(options: KafkaConnectionOptions): KafkaCon
     topicPartitions,
     admin: () => connectAdmin(kafka),
     consumer: (consumerOptions) => new KafkajsGroupConsumer(kafka, consumerOptions),
-    producer: () => connectProducer(kafka),
-    transactionalProducer: (id) => connectTransactionalProducer(kafka, id, transactionTimeoutMs),
+    producer: ({ transactionalId } = {}) =>
+      transactionalId === undefined
+        ? connectProducer(kafka)
+        : connectTransactionalProducer(kafka, transactionalId, transactionTimeoutMs),
   };
 }

@@ -4,8 +4,9 @@ import type { Logger } from 'pino';
 /**
  * kafkajs logs through pino. Its info level reports routine group and fetch activity (every
  * pause and resume, for one), so it goes to debug; warnings and errors keep their level, except
- * the error responses each connection reports (a rebalance in progress, a coordinator loading):
- * kafkajs retries those itself, and what it cannot recover from surfaces as a failed call.
+ * the error responses each connection reports (a rebalance in progress, a coordinator loading)
+ * and each failed attempt of a send (a transaction still completing): kafkajs retries those
+ * itself, and what it cannot recover from surfaces as a failed call, which the bridge logs.
  */
 export function kafkajsLogCreator(log: Logger): logCreator {
   const child = log.child({ component: 'kafkajs' });
@@ -13,7 +14,9 @@ export function kafkajsLogCreator(log: Logger): logCreator {
     ({ namespace, level, log: entry }) => {
       const { message, ...fields } = entry;
       const context = { namespace, ...fields };
-      const routine = namespace === 'Connection' && message.startsWith('Response ');
+      const routine =
+        (namespace === 'Connection' && message.startsWith('Response ')) ||
+        (namespace === 'Producer' && message.startsWith('Failed to send messages'));
       if (level === logLevel.ERROR && !routine) child.error(context, message);
       else if (level === logLevel.WARN) child.warn(context, message);
       else child.debug(context, message);

@@ -1,11 +1,6 @@
 import { type Kafka, Partitioners, type Producer, type TopicMessages } from 'kafkajs';
 import { KafkaWriteFailed } from '../errors.js';
-import type {
-  OutboundRecord,
-  RecordProducer,
-  TopicPartitionOffset,
-  TransactionalProducer,
-} from './types.js';
+import type { OutboundRecord, RecordProducer } from './types.js';
 
 /**
  * Idempotent, so the client's own retries never write a record twice, and one request in flight
@@ -38,7 +33,7 @@ export async function connectTransactionalProducer(
   kafka: Kafka,
   transactionalId: string,
   transactionTimeoutMs: number,
-): Promise<TransactionalProducer> {
+): Promise<RecordProducer> {
   const producer: Producer = kafka.producer({
     ...PRODUCER_CONFIG,
     transactionalId,
@@ -48,16 +43,11 @@ export async function connectTransactionalProducer(
   // and aborts that producer's open transaction.
   await producer.connect();
   return {
-    async sendInTransaction(records, { groupId, offsets }) {
+    async send(records) {
+      if (records.length === 0) return;
       const transaction = await producer.transaction();
       try {
-        if (records.length > 0) await transaction.sendBatch({ topicMessages: byTopic(records) });
-        if (offsets.length > 0) {
-          await transaction.sendOffsets({
-            consumerGroupId: groupId,
-            topics: offsetsByTopic(offsets),
-          });
-        }
+        await transaction.sendBatch({ topicMessages: byTopic(records) });
         await transaction.commit();
       } catch (error) {
         await transaction.abort().catch(() => {});
@@ -90,29 +80,11 @@ function writeFailed(error: unknown): KafkaWriteFailed {
 }
 
 function byTopic(records: readonly OutboundRecord[]): TopicMessages[] {
-  return groupByTopic(records, ({ partition, key, value, headers }) => ({
-    key,
-    value,
-    partition,
-    headers: headers ? { ...headers } : undefined,
-  })).map(([topic, messages]) => ({ topic, messages }));
-}
-
-function offsetsByTopic(offsets: readonly TopicPartitionOffset[]) {
-  return groupByTopic(offsets, ({ partition, offset }) => ({ partition, offset })).map(
-    ([topic, partitions]) => ({ topic, partitions }),
-  );
-}
-
-function groupByTopic<T extends { topic: string }, U>(
-  items: readonly T[],
-  map: (item: T) => U,
-): Array<[string, U[]]> {
-  const topics = new Map<string, U[]>();
-  for (const item of items) {
-    const list = topics.get(item.topic) ?? [];
-    if (list.length === 0) topics.set(item.topic, list);
-    list.push(map(item));
+  const topics = new Map<string, TopicMessages>();
+  for (const { topic, partition, key, value, headers } of records) {
+    const messages = topics.get(topic)?.messages ?? [];
+    if (messages.length === 0) topics.set(topic, { topic, messages });
+    messages.push({ key, value, partition, headers: headers ? { ...headers } : undefined });
   }
-  return [...topics];
+  return [...topics.values()];
 }

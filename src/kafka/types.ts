@@ -84,15 +84,6 @@ export interface RecordProducer {
   disconnect(): Promise<void>;
 }
 
-/** A producer whose every send is one Kafka transaction, offsets included. */
-export interface TransactionalProducer {
-  sendInTransaction(
-    records: readonly OutboundRecord[],
-    offsets: { groupId: string; offsets: readonly TopicPartitionOffset[] },
-  ): Promise<void>;
-  disconnect(): Promise<void>;
-}
-
 export interface TopicSpec {
   readonly topic: string;
   readonly partitions: number;
@@ -110,6 +101,9 @@ export interface KafkaConnection {
   readonly topicPartitions: number;
   admin(): Promise<TopicAdmin>;
   consumer(options: GroupConsumerOptions): GroupConsumer;
-  producer(): Promise<RecordProducer>;
-  transactionalProducer(transactionalId: string): Promise<TransactionalProducer>;
+  /**
+   * With a transactional id, every send() is one Kafka transaction: read_committed consumers see
+   * all of its records or none, whichever brokers lead their partitions.
+   */
+  producer(options?: { transactionalId?: string }): Promise<RecordProducer>;
 }

@@ -1,9 +1,11 @@
 /**
  * The bridge killed with SIGKILL in the middle of a few thousand commands, then started again:
- * every command still ends in exactly one terminal event, and no bizId gets a second draft.
+ * every command still ends in exactly one terminal event, and no bizId gets a second draft. In
+ * both delivery modes.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { CONFIG } from '../../src/config/index.js';
 import { topicNames } from '../../src/schemas/messages/index.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
 import {
@@ -18,18 +20,12 @@ import {
   assertAddedInOrder,
   assertExactlyOneTerminalEach,
   assertOneDraftEach,
-  type Workload,
   workload,
 } from './workload.js';
 
 const brokers = inject('kafkaBrokers').split(',');
-const prefix = uniquePrefix();
-const topics = topicNames(prefix);
-const groupId = `crash-${randomUUID().slice(0, 8)}`;
 let sim: RunningSimulator;
-let sender: CommandSender;
-let collector: EventCollector;
-const processes: BridgeProcess[] = [];
+const cleanUp: Array<() => Promise<void> | void> = [];
 
 beforeAll(async () => {
   sim = await startSimulator({
@@ -37,62 +33,81 @@ beforeAll(async () => {
     callLogLimit: 500_000,
     faults: { latency: { minMs: 1, maxMs: 8 } },
   });
-  await createTopics(brokers, topics, 8);
-  sender = await CommandSender.connect(brokers, topics);
-  collector = await EventCollector.start(brokers, topics);
+});
+
+afterEach(async () => {
+  for (const step of cleanUp.splice(0)) await step();
 });
 
 afterAll(async () => {
-  for (const bridge of processes) bridge.kill('SIGKILL');
-  await collector?.stop();
-  await sender?.close();
   await sim?.stop();
 });
 
-// The restart waits out the dead member's session: commands racing their create must outlast it.
-const ENV = { PRECONDITION_TIMEOUT_MS: '60000', PRECONDITION_MAX_DELAY_MS: '1000' };
+// The service's configuration decides which modes `signing-bridge run` accepts.
+const deliveryModes = CONFIG.find((variable) => variable.name === 'DELIVERY_MODE');
+const offered = (mode: string) => deliveryModes?.schema.safeParse(mode).success === true;
 
-const start = async () => {
-  const bridge = await BridgeProcess.start({
-    brokers,
-    prefix,
-    groupId,
-    simulatorUrl: sim.url,
-    env: ENV,
-  });
-  processes.push(bridge);
-  return bridge;
-};
+describe.each(['at-least-once', 'exactly-once'])('delivery mode %s', (mode) => {
+  it.skipIf(!offered(mode))(
+    'when the bridge is killed mid-stream and restarted, then every command ends in exactly one terminal event and no bizId gets a second draft',
+    async () => {
+      const prefix = uniquePrefix();
+      const topics = topicNames(prefix);
+      await createTopics(brokers, topics, 8);
+      const sender = await CommandSender.connect(brokers, topics);
+      const collector = await EventCollector.start(brokers, topics);
+      cleanUp.push(
+        () => sender.close(),
+        () => collector.stop(),
+      );
+      const groupId = `crash-${randomUUID().slice(0, 8)}`;
+      // The restart waits out the dead member's session (and, exactly-once, its open
+      // transaction): commands racing their create must outlast that.
+      const env = {
+        DELIVERY_MODE: mode,
+        PRECONDITION_TIMEOUT_MS: '60000',
+        PRECONDITION_MAX_DELAY_MS: '1000',
+      };
+      const start = async () => {
+        const bridge = await BridgeProcess.start({
+          brokers,
+          prefix,
+          groupId,
+          simulatorUrl: sim.url,
+          env,
+        });
+        cleanUp.push(() => bridge.kill('SIGKILL'));
+        return bridge;
+      };
 
-it('when the bridge is killed mid-stream and restarted, then every command ends in exactly one terminal event and no bizId gets a second draft', async () => {
-  const load: Workload = await workload({ bizIds: 1_000, extraDocuments: 1_500, commands });
-  const first = await start();
-  await sender.send(load.racing);
-  await sender.send(load.creates);
-  await sender.send(load.following);
-  const total = load.all.length;
-  await collector.waitUntil(() => terminalCount() >= total * 0.4, 60_000, '40% of the commands');
-  first.kill('SIGKILL');
-  const endedAtKill = terminalCount();
-  await first.exited;
-  const restartedAt = Date.now();
-  const second = await start();
-  await collector.waitForTerminalEvents(load.commandIds, 120_000);
-  const recoveryMs = Date.now() - restartedAt;
-  // Late duplicates would show up now, if there were any.
-  await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const load = await workload({ bizIds: 1_000, extraDocuments: 1_500, commands });
+      const first = await start();
+      await sender.send(load.racing);
+      await sender.send(load.creates);
+      await sender.send(load.following);
+      const total = load.all.length;
+      await collector.waitUntil(() => collector.terminalCount >= total * 0.4, 60_000, '40% ended');
+      first.kill('SIGKILL');
+      const endedAtKill = collector.terminalCount;
+      await first.exited;
+      const restartedAt = Date.now();
+      const second = await start();
+      await collector.waitForTerminalEvents(load.commandIds, 120_000);
+      const recoveryMs = Date.now() - restartedAt;
+      // Late duplicates would show up now, if there were any.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
 
-  assertExactlyOneTerminalEach(collector, load.commandIds);
-  await assertOneDraftEach(sim, load.bizIds);
-  const { repeatedDocuments } = await assertAddedInOrder(sim, load);
-  console.log(
-    `[crash] ${total} commands; killed after ${endedAtKill} had ended; ` +
-      `restart to the last end ${recoveryMs} ms; documents added twice (in doubt) ${repeatedDocuments}`,
+      assertExactlyOneTerminalEach(collector, load.commandIds);
+      await assertOneDraftEach(sim, load.bizIds);
+      const { repeatedDocuments } = await assertAddedInOrder(sim, load);
+      console.log(
+        `[crash ${mode}] ${total} commands; killed after ${endedAtKill} had ended; ` +
+          `restart to the last end ${recoveryMs} ms; documents added twice (in doubt) ${repeatedDocuments}`,
+      );
+
+      second.kill('SIGTERM');
+      expect(await second.exited).toBe(0);
+    },
+    240_000,
   );
-
-  second.kill('SIGTERM');
-  expect(await second.exited).toBe(0);
-  function terminalCount() {
-    return collector.terminalCount;
-  }
-}, 240_000);
+});
