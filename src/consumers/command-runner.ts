@@ -68,7 +68,6 @@ export class CommandRunner {
     const lease = this.#options.leaseOf(job.record.partition);
     // Not ours any more: left unfinished for the next owner.
     if (!lease?.canStart) return undefined;
-    job.runs++;
     job.firstRunAt ??= Date.now();
     job.decoded ??= decodeCommand(job.record, job.type);
     const { publisher } = this.#options;
@@ -80,10 +79,10 @@ export class CommandRunner {
     if (isDone(publisher.entry(job), command.commandId)) return this.#finished(job, 'duplicate');
     const { breaker } = this.#options;
     if (!breaker.canPass()) {
-      job.runs--;
       const wait = Math.max(breaker.remainingOpenMs(), BREAKER_RECHECK_MS);
       return { retryInMs: wait * (1 + Math.random() / 2) };
     }
+    job.runs++;
     const outcome = await this.#runHandler(job, command, lease);
     if (outcome === undefined) return undefined;
     this.#recordVerdict(outcome);

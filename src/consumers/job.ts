@@ -11,6 +11,7 @@ export interface Job {
   readonly key: string;
   decoded?: DecodedCommand;
   history: RunHistory;
+  /** Runs of its handler so far (none for a rejected record or a replay). */
   runs: number;
   firstRunAt?: number;
 }
