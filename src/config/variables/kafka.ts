@@ -27,10 +27,10 @@ export const KAFKA = [
   {
     name: 'DELIVERY_MODE',
     group: 'Kafka',
-    schema: oneOf(['at-least-once']),
+    schema: oneOf(['at-least-once', 'exactly-once']),
     default: defaultBridgeSettings().deliveryMode,
     description:
-      'How terminal events are written. Only at-least-once is offered now (see docs/design.md, "Delivery guarantee"): on a single broker every command still gets exactly one terminal event.',
+      'How events and ledger records are written. at-least-once: one produce request per broker; on one broker every command gets exactly one terminal event. exactly-once: one Kafka transaction per write, so also on a multi-broker cluster (docs/design.md, "Delivery guarantee").',
   },
 ] as const satisfies readonly Variable[];
 
