@@ -1,0 +1,119 @@
+// What a one-node KRaft broker reads from its data dir: server.properties, a logging
+// configuration for its release family, and formatted storage.
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type BrokerPorts, HOST } from './ports.js';
+import type { Family } from './releases.js';
+import { lastLines, runTool } from './tool-run.js';
+
+export interface BrokerFiles {
+  dataDir: string;
+  serverProperties: string;
+  serverLog: string;
+  consoleLog: string;
+  logDirs: string;
+  loggingFlag: string;
+}
+
+function serverProperties(port: number, controllerPort: number, logDirs: string): string[] {
+  return [
+    'process.roles=broker,controller',
+    'node.id=1',
+    // A static voter set works for 3.9 and 4.x alike, so `format` needs no --standalone.
+    `controller.quorum.voters=1@${HOST}:${controllerPort}`,
+    `listeners=PLAINTEXT://${HOST}:${port},CONTROLLER://${HOST}:${controllerPort}`,
+    `advertised.listeners=PLAINTEXT://${HOST}:${port}`,
+    'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
+    'controller.listener.names=CONTROLLER',
+    'inter.broker.listener.name=PLAINTEXT',
+    `log.dirs=${logDirs}`,
+    'num.partitions=1',
+    // One node: internal topics cannot have more replicas than brokers.
+    'offsets.topic.replication.factor=1',
+    'offsets.topic.num.partitions=1',
+    'transaction.state.log.replication.factor=1',
+    'transaction.state.log.min.isr=1',
+    'transaction.state.log.num.partitions=1',
+    // Tests join groups constantly; the default 3 s delay only slows every first rebalance.
+    'group.initial.rebalance.delay.ms=0',
+    // Kept at the broker default (true) for simplicity: tests create their topics explicitly
+    // through the admin client anyway, so auto-creation never hides a missing topic there.
+    'auto.create.topics.enable=true',
+  ];
+}
+
+/** Kafka 3.x logs through reload4j, 4.x through log4j2; both only to a file, keeping the console quiet. */
+const LOGGING: Record<Family, { fileName: string; flag: string; lines(file: string): string[] }> = {
+  'kafka-3': {
+    fileName: 'log4j.properties',
+    flag: '-Dlog4j.configuration=file:',
+    lines: (file) => [
+      'log4j.rootLogger=INFO, file',
+      'log4j.appender.file=org.apache.log4j.FileAppender',
+      `log4j.appender.file.File=${file}`,
+      'log4j.appender.file.layout=org.apache.log4j.PatternLayout',
+      'log4j.appender.file.layout.ConversionPattern=[%d] %p %m (%c)%n',
+    ],
+  },
+  'kafka-4': {
+    fileName: 'log4j2.properties',
+    flag: '-Dlog4j2.configurationFile=',
+    lines: (file) => [
+      'appender.file.type=File',
+      'appender.file.name=file',
+      `appender.file.fileName=${file}`,
+      'appender.file.layout.type=PatternLayout',
+      'appender.file.layout.pattern=[%d] %p %m (%c)%n',
+      'rootLogger.level=INFO',
+      'rootLogger.appenderRef.file.ref=file',
+    ],
+  },
+};
+
+function textFile(lines: string[]): string {
+  return `${lines.join('\n')}\n`;
+}
+
+export async function writeBrokerFiles(
+  family: Family,
+  dataDir: string,
+  ports: BrokerPorts,
+): Promise<BrokerFiles> {
+  await mkdir(dataDir, { recursive: true });
+  const files = {
+    dataDir,
+    serverProperties: join(dataDir, 'server.properties'),
+    serverLog: join(dataDir, 'server.log'),
+    consoleLog: join(dataDir, 'console.log'),
+    logDirs: join(dataDir, 'kraft'),
+  };
+  const logging = LOGGING[family];
+  const loggingFile = join(dataDir, logging.fileName);
+  const properties = serverProperties(ports.port, ports.controllerPort, files.logDirs);
+  await writeFile(files.serverProperties, textFile(properties));
+  await writeFile(loggingFile, textFile(logging.lines(files.serverLog)));
+  return { ...files, loggingFlag: `${logging.flag}${loggingFile}` };
+}
+
+/**
+ * Same format as `kafka-storage.sh random-uuid` (16 random bytes, base64url), generated here to
+ * save a JVM start. Kafka never hands out IDs starting with '-' because the CLI would read them
+ * as a flag, so neither do we.
+ */
+function randomClusterId(): string {
+  const id = randomBytes(16).toString('base64url');
+  return id.startsWith('-') ? randomClusterId() : id;
+}
+
+export async function formatStorage(libs: string, files: BrokerFiles): Promise<void> {
+  // A caller-supplied dataDir is reused as is. Not `format --ignore-formatted`: 4.x rejects
+  // it when the new cluster id differs from the stored one ("Invalid cluster.id in ...").
+  if (existsSync(join(files.logDirs, 'meta.properties'))) return;
+  const args = ['-cp', join(libs, '*'), files.loggingFlag, 'kafka.tools.StorageTool', 'format'];
+  args.push('-t', randomClusterId(), '-c', files.serverProperties);
+  const { code, output } = await runTool('java', args);
+  if (code !== 0)
+    throw new Error(`kafka storage format failed (exit ${code}):\n${lastLines(output, 30)}`);
+}

@@ -1,0 +1,37 @@
+// The two ports a one-node KRaft broker listens on (clients and its controller), on loopback.
+import { type AddressInfo, createServer, type Server } from 'node:net';
+
+export const HOST = '127.0.0.1';
+
+export interface BrokerPorts {
+  port: number;
+  controllerPort: number;
+}
+
+/** The requested client port (0: any free one) and a free controller port. */
+export async function pickPorts(requested = 0): Promise<BrokerPorts> {
+  try {
+    const [port = requested, controllerPort = 0] = await reservePorts([requested, 0]);
+    return { port, controllerPort };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    const hint = 'pass another port, or none to get a free one';
+    throw new Error(`port ${requested} on ${HOST} is already in use: ${hint}`, { cause: error });
+  }
+}
+
+/** Binds the given ports (0: any free one) at once, then releases them for Kafka to bind. */
+async function reservePorts(wanted: number[]): Promise<number[]> {
+  const servers = wanted.map(() => createServer());
+  const bind = (port: number, index: number) =>
+    new Promise<number>((resolve, reject) => {
+      const server = servers[index] as Server;
+      server.once('error', reject);
+      server.listen(port, HOST, () => resolve((server.address() as AddressInfo).port));
+    });
+  try {
+    return await Promise.all(wanted.map(bind));
+  } finally {
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  }
+}
