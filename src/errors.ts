@@ -4,6 +4,7 @@
  * decides by, structured `details`, and the `cause` it wraps. The platform's own codes live in
  * `schemas/platform/codes.ts`; `PlatformRejected` carries one of those.
  */
+import type { InvalidField } from './schemas/issues.js';
 import type { PlatformCode } from './schemas/platform/codes.js';
 
 export interface ErrorOptions<D> {
@@ -43,10 +44,7 @@ export interface CallContext {
   readonly contractId?: string | undefined;
 }
 
-export interface InvalidField {
-  readonly path: string;
-  readonly rule: string;
-}
+export type { InvalidField } from './schemas/issues.js';
 
 /** A request broke a rule of the spec and was refused before any network call. */
 export class RequestInvalid extends SigningBridgeError<CallContext & { fields: InvalidField[] }> {

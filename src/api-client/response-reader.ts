@@ -9,9 +9,9 @@ import {
   ResponseInvalid,
   UnexpectedHttpStatus,
 } from '../errors.js';
+import { invalidFields } from '../schemas/issues.js';
 import { findPlatformCode } from '../schemas/platform/codes.js';
 import { ResponseBody, readEnvelope } from '../schemas/platform/envelopes.js';
-import { invalidFields } from './validation.js';
 
 export interface HttpAnswer {
   readonly statusCode: number;

@@ -5,8 +5,8 @@
 import type { Dispatcher } from 'undici';
 import { z } from 'zod';
 import { ConfigInvalid, type SigningBridgeError } from '../errors.js';
+import { describeFields, invalidFields } from '../schemas/issues.js';
 import { DEFAULT_HEADER_PREFIX, md5Signer, type RequestSigner } from './signature.js';
-import { describeFields, invalidFields } from './validation.js';
 
 /** One report per HTTP attempt, for metrics and logs; `error` is absent on success. */
 export interface CallInfo {

@@ -1,7 +1,8 @@
 /** Parse what comes in: a command record's value against its topic's schema, and its key. */
-import { describeFields, invalidFields } from '../api-client/validation.js';
+
 import { CommandInvalid, type InvalidField } from '../errors.js';
 import type { InboundRecord } from '../kafka/index.js';
+import { describeFields, invalidFields } from '../schemas/issues.js';
 import { COMMANDS, type Command, type CommandType } from '../schemas/messages/index.js';
 
 export type DecodedCommand =

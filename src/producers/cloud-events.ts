@@ -2,10 +2,11 @@
  * Events as CloudEvents 1.0 in Kafka binary mode: the attributes in `ce_*` headers, the data as
  * the JSON value, the bizId as the key. Data is parsed with its EVENTS schema before it goes out.
  */
-import { invalidFields } from '../api-client/validation.js';
+
 import { EventInvalid } from '../errors.js';
 import type { PendingEvent } from '../handlers/types.js';
 import type { InboundRecord, OutboundRecord, RecordHeaders } from '../kafka/index.js';
+import { invalidFields } from '../schemas/issues.js';
 import { EVENTS, type EventType, eventId } from '../schemas/messages/index.js';
 
 export const SPEC_VERSION = '1.0';
