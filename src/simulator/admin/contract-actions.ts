@@ -20,9 +20,7 @@ export interface TurnRef {
 
 /** The signatory signs: every remaining node of its flow (approvals included) finishes. */
 export function sign(store: ContractStore, clock: Clock, ref: TurnRef): ContractRecord {
-  const { contract, signatory } = onTurn(store, ref);
-  signAll(contract, signatory, clock.timestamp());
-  return contract;
+  return actOnTurn(store, clock, ref, signAll);
 }
 
 export function rejectAsSignatory(
@@ -30,9 +28,7 @@ export function rejectAsSignatory(
   clock: Clock,
   ref: TurnRef,
 ): ContractRecord {
-  const { contract, signatory } = onTurn(store, ref);
-  reject(contract, signatory, clock.timestamp());
-  return contract;
+  return actOnTurn(store, clock, ref, reject);
 }
 
 /** As `/v2/contract/employeeaudit` does, for a signatory named by id rather than by name. */
@@ -42,15 +38,15 @@ export function approve(
   ref: TurnRef,
   verdict: z.output<typeof Verdict>,
 ): ContractRecord {
-  const { contract, signatory } = onTurn(store, ref);
-  try {
-    approveTurn(contract, signatory, verdict, clock.timestamp());
-  } catch (error) {
-    if (error instanceof PlatformRefusal)
-      throw new AdminError(409, `${error.code}: ${error.message}`);
-    throw error;
-  }
-  return contract;
+  return actOnTurn(store, clock, ref, (contract, signatory, at) => {
+    try {
+      approveTurn(contract, signatory, verdict, at);
+    } catch (error) {
+      if (error instanceof PlatformRefusal)
+        throw new AdminError(409, `${error.code}: ${error.message}`);
+      throw error;
+    }
+  });
 }
 
 /** Expiry now, as if the contract's expireTime had passed. */
@@ -87,4 +83,16 @@ function onTurn(
     );
   }
   return { contract, signatory };
+}
+
+/** Applies an action of the signatory whose turn it is, now, and returns the contract. */
+function actOnTurn(
+  store: ContractStore,
+  clock: Clock,
+  ref: TurnRef,
+  act: (contract: ContractRecord, signatory: SignatoryRecord, at: string) => void,
+): ContractRecord {
+  const { contract, signatory } = onTurn(store, ref);
+  act(contract, signatory, clock.timestamp());
+  return contract;
 }

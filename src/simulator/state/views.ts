@@ -39,29 +39,18 @@ export function signatoryView(s: SignatoryRecord) {
   };
 }
 
-function actionView({
-  id,
-  type,
-  status,
-  complateTime,
-  name,
-  serialNo,
-  sealId,
-  operators,
-  corpSealIds,
-  corpOperators,
-}: ActionRecord) {
+function actionView(a: ActionRecord) {
   return {
-    id,
-    type,
-    status,
-    complateTime,
-    name,
-    serialNo,
-    sealId,
-    operators,
-    corpSealIds,
-    corpOperators,
+    id: a.id,
+    type: a.type,
+    status: a.status,
+    complateTime: a.complateTime,
+    name: a.name,
+    serialNo: a.serialNo,
+    sealId: a.sealId,
+    operators: a.operators,
+    corpSealIds: a.corpSealIds,
+    corpOperators: a.corpOperators,
   };
 }
 
