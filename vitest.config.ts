@@ -4,6 +4,14 @@ import { defineConfig } from 'vitest/config';
 // `integration` talks to a real Kafka broker and the simulator over real sockets.
 export default defineConfig({
   test: {
+    // `npm test` runs with coverage on; falling below these floors fails it.
+    coverage: {
+      provider: 'v8',
+      include: ['src/**/*.ts'],
+      exclude: ['src/**/*.test.ts'],
+      reporter: ['text-summary'],
+      thresholds: { lines: 85, statements: 85, functions: 85, branches: 78 },
+    },
     projects: [
       {
         extends: true,
