@@ -4,9 +4,9 @@
  * docs/design.md, bounded by shutdownDeadlineMs.
  */
 import { randomUUID } from 'node:crypto';
-import { setTimeout as delay } from 'node:timers/promises';
 import { TopicsNotCoPartitioned } from '../errors.js';
 import type { GroupConsumer, RecordProducer, TopicSpec } from '../kafka/index.js';
+import { settlesWithin } from './deadline.js';
 import { createEngine, type Engine } from './engine.js';
 import { type BridgeOptions, checkSettings } from './settings.js';
 
@@ -40,7 +40,7 @@ export class Bridge {
   }
 
   async #start(): Promise<void> {
-    const { kafka, topics, settings, log, observer } = this.#options;
+    const { kafka, settings, log, observer } = this.#options;
     await this.#ensureTopics();
     // Exactly-once: each outbox flush is one transaction. The id is this process's own: a
     // restarted instance is a new one, and ownership markers, not fencing, hand work over.
@@ -53,18 +53,33 @@ export class Bridge {
     this.#io = { consumer, producer };
     const engine = createEngine(this.#options, { consumer, producer, instance: this.#instance });
     this.#engine = engine;
-    engine.breaker.onStateChange((state) => {
-      observer?.breakerStateChanged?.(state);
-      // Half-open lets records in again: the commands they bring are the probes.
-      if (engine.gate.hold('breaker', state === 'open')) {
-        observer?.consumptionPaused?.(state === 'open', 'breaker');
-        if (state === 'open') this.#scheduleBreakerCheck(engine);
-      }
-    });
+    this.#followBreaker(engine);
+    await this.#join(consumer, engine);
+    this.#commitTimer = setInterval(() => {
+      void engine.committer.commit();
+      observer?.load?.(engine.scheduler.running, engine.scheduler.pending);
+    }, settings.commitIntervalMs);
+    this.#ready = true;
+    log.info({ instance: this.#instance, partitions: engine.ownership.assigned }, 'bridge started');
+  }
+
+  /**
+   * Joins the group and resolves once the partitions of the first assignment are restored.
+   * kafkajs reports a failure it will not recover from as a crash event while run() resolves
+   * as usual, so such a crash before then is what rejects.
+   */
+  async #join(consumer: GroupConsumer, engine: Engine): Promise<void> {
+    const { topics, log } = this.#options;
     let assigned: () => void = () => {};
     const firstAssignment = new Promise<void>((resolve) => {
       assigned = resolve;
     });
+    let failed: (error: Error) => void = () => {};
+    const failedForGood = new Promise<never>((_, reject) => {
+      failed = reject;
+    });
+    // It may fail while run() is still joining, before anything awaits it.
+    failedForGood.catch(() => {});
     await consumer.run([...Object.values(topics.commands), topics.ledger], {
       onBatch: (batch) => engine.intake.onBatch(batch),
       onAssignment: (partitions) => {
@@ -73,17 +88,25 @@ export class Bridge {
       },
       onCrash: (error, restarting) => {
         log.error({ err: error, restarting }, 'Kafka consumer failed');
-        if (!restarting) this.#ready = false;
+        if (restarting) return;
+        this.#ready = false;
+        failed(error);
       },
     });
-    await firstAssignment;
-    await engine.ownership.firstRestore();
-    this.#commitTimer = setInterval(() => {
-      void engine.committer.commit();
-      observer?.load?.(engine.scheduler.running, engine.scheduler.pending);
-    }, settings.commitIntervalMs);
-    this.#ready = true;
-    log.info({ instance: this.#instance, partitions: engine.ownership.assigned }, 'bridge started');
+    const restored = firstAssignment.then(() => engine.ownership.firstRestore());
+    await Promise.race([restored, failedForGood]);
+  }
+
+  /** An open circuit pauses fetching; half-open lets records in again: their commands probe. */
+  #followBreaker(engine: Engine): void {
+    const { observer } = this.#options;
+    engine.breaker.onStateChange((state) => {
+      observer?.breakerStateChanged?.(state);
+      if (engine.gate.hold('breaker', state === 'open')) {
+        observer?.consumptionPaused?.(state === 'open', 'breaker');
+        if (state === 'open') this.#scheduleBreakerCheck(engine);
+      }
+    });
   }
 
   stop(): Promise<void> {
@@ -103,10 +126,7 @@ export class Bridge {
       // writing the released markers.
       const finalStepsMs = Math.min(3_000, settings.shutdownDeadlineMs / 3);
       const released = engine.ownership.releaseAll(settings.shutdownDeadlineMs - finalStepsMs);
-      const inTime = await Promise.race([
-        released.then(() => true),
-        delay(settings.shutdownDeadlineMs, false),
-      ]);
+      const inTime = await settlesWithin(released, settings.shutdownDeadlineMs);
       if (!inTime) log.warn('shutdown deadline passed before every partition was released');
     }
     await this.#disconnect();

@@ -7,7 +7,6 @@
  * writes `released`.
  */
 import { randomUUID } from 'node:crypto';
-import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { PartitionReleased } from '../errors.js';
 import type { FetchedBatch, GroupConsumer } from '../kafka/index.js';
@@ -19,6 +18,7 @@ import {
   PartitionRestore,
 } from '../ledger/index.js';
 import type { Outbox } from '../producers/index.js';
+import { settlesWithin } from './deadline.js';
 import type { Job } from './job.js';
 import type { KeyScheduler } from './key-scheduler.js';
 import { Lease } from './lease.js';
@@ -208,12 +208,12 @@ export class Ownership {
   }
 
   async #drainRuns(lease: Lease, deadlineMs: number): Promise<void> {
-    const idle = lease.whenIdle().then(() => true);
-    if (await Promise.race([idle, delay(deadlineMs, false)])) return;
+    const idle = lease.whenIdle();
+    if (await settlesWithin(idle, deadlineMs)) return;
     const reason = new PartitionReleased(`partition ${lease.partition} released`, {
       details: { partition: lease.partition },
     });
     lease.abortRuns(reason);
-    await Promise.race([idle, delay(ABORT_GRACE_MS)]);
+    await settlesWithin(idle, ABORT_GRACE_MS);
   }
 }
