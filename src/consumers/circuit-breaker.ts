@@ -21,8 +21,9 @@ export interface CircuitBreakerOptions {
  * client's own retries, so an unbroken run of them is a clear outage signal, and a counter has no
  * window length or minimum sample size to tune.
  *
- * Business errors (the platform answered and refused) are not failures: callers do not record
- * them at all. Results recorded while open are ignored: they belong to calls made before opening.
+ * Business errors (the platform answered and refused) are not failures: the platform answered,
+ * so callers record them as successes. Results recorded while open are ignored: they belong to
+ * calls made before opening.
  *
  * There are no timers: open turns half-open when `state` or canPass() is next read after the
  * open duration; remainingOpenMs() tells the caller when to look again.
@@ -60,8 +61,9 @@ export class CircuitBreaker {
   canPass(): boolean {
     this.#expireOpen();
     if (this.#state !== 'half-open') return this.#state === 'closed';
-    // Probes whose callers never record a verdict (a business error, say) must not leave the
-    // circuit half-open forever: after another open period without one, probe again.
+    // Probes whose callers never record a verdict (a request refused before it was sent, say)
+    // must not leave the circuit half-open forever: after another open period without one, probe
+    // again.
     if (this.#probesLeft === 0 && this.#now() - this.#sinceMs >= this.#openForMs) {
       this.#startHalfOpen();
     }

@@ -1,9 +1,9 @@
 /**
  * Everything a command writes: its steps (ledger entry and step events together), its terminal
  * event (with the ledger's "done" mark, in the same write), and a rejected record's dead letter.
- * Memory follows Kafka: the ledger entry changes only once its record is written.
+ * The ledger entry in memory changes as its record is handed to the outbox, which keeps the
+ * order of writes, so Kafka ends with the same last entry per bizId (docs/design.md, "The outbox").
  */
-
 import type { Logger } from 'pino';
 import type { CommandInvalid } from '../errors.js';
 import type { PendingEvent, StepRecord } from '../handlers/types.js';

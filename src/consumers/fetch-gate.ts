@@ -35,10 +35,6 @@ export class FetchGate {
     return true;
   }
 
-  isHeld(reason: HoldReason): boolean {
-    return this.#holds.has(reason);
-  }
-
   update(): void {
     const fetchCommands: number[] = [];
     const pauseCommands: number[] = [];

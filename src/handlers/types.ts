@@ -36,8 +36,9 @@ export interface CommandContext<T extends CommandType = CommandType> {
   readonly command: Command<T>;
   readonly progress: CommandProgress;
   /**
-   * Makes a step's state durable in the ledger before the call it announces (`started`) or after
-   * it (`done`, with its result and the step's events, published in the same write).
+   * Records a step's state in the ledger: `started` before the call it announces, resolving once
+   * Kafka acknowledged it; `done` after it, with its result and the step's events in the same
+   * write, resolving once handed over (the next write, which the handler awaits, goes after it).
    */
   record(step: string, record: StepRecord, events?: readonly PendingEvent[]): Promise<void>;
   readonly signal: AbortSignal;

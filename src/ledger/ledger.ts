@@ -35,10 +35,4 @@ export class Ledger {
   recordOf(partition: number, bizId: string, entry: LedgerEntry): OutboundRecord {
     return entryRecord(this.topic, partition, bizId, entry);
   }
-
-  get size(): number {
-    let size = 0;
-    for (const entries of this.#partitions.values()) size += entries.size;
-    return size;
-  }
 }
