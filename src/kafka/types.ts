@@ -61,7 +61,10 @@ export interface GroupConsumerHandlers {
 }
 
 export interface GroupConsumer {
-  /** Joins the group and fetches until stop(). Resolves once the fetch loop runs. */
+  /**
+   * Joins the group and fetches until stop(). Resolves once the fetch loop runs, or once joining
+   * failed: kafkajs reports that failure through onCrash, not as a rejection.
+   */
   run(topics: readonly string[], handlers: GroupConsumerHandlers): Promise<void>;
   pause(partitions: readonly TopicPartitions[]): void;
   resume(partitions: readonly TopicPartitions[]): void;
@@ -97,7 +100,7 @@ export interface TopicAdmin {
 }
 
 export interface KafkaConnection {
-  /** Partitions of each topic created by ensureTopics() unless a spec says otherwise. */
+  /** The partition count (TOPIC_PARTITIONS) callers give the topics they ask ensureTopics() for. */
   readonly topicPartitions: number;
   admin(): Promise<TopicAdmin>;
   consumer(options: GroupConsumerOptions): GroupConsumer;
