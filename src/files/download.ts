@@ -81,6 +81,10 @@ function redirectTarget(response: Response, url: URL): URL | undefined {
   const { statusCode, headers } = response;
   const location = headers.location;
   if (statusCode < 300 || statusCode >= 400 || typeof location !== 'string') return undefined;
+  // Checked first: the TypeError of `new URL` carries the base URL whole, signed query included.
+  if (!URL.canParse(location, url.href)) {
+    throw fetchFailed(url, 'redirected to a Location that is not a URL', { transient: false });
+  }
   return new URL(location, url);
 }
 

@@ -32,6 +32,8 @@ beforeAll(async () => {
         return redirect(res, 'http://elsewhere.example/doc.pdf');
       case '/redirect-loop':
         return redirect(res, '/redirect-loop');
+      case '/redirect-broken':
+        return redirect(res, 'http://[');
       default:
         res.statusCode = Number(url.pathname.slice(1)) || 404;
         return res.end('no');
@@ -152,6 +154,14 @@ describe('files by URL', () => {
     const loading = load('/redirect-loop');
     await expect(loading).rejects.toMatchObject({ retryable: false });
     await expect(loading).rejects.toThrow(/more than 2 redirects/);
+  });
+
+  it('when a redirect names no URL, then the fetch fails for good without repeating the query', async () => {
+    const error = await load('/redirect-broken?signature=secret').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FileFetchFailed);
+    expect(error).toMatchObject({ retryable: false });
+    expect(JSON.stringify(error)).not.toContain('secret');
+    expect((error as Error).cause).toBeUndefined();
   });
 
   it('when the URL has a query, then errors do not repeat it', async () => {
