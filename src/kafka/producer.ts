@@ -1,4 +1,10 @@
-import { type Kafka, Partitioners, type Producer, type TopicMessages } from 'kafkajs';
+import {
+  type Kafka,
+  Partitioners,
+  type Producer,
+  type TopicMessages,
+  type Transaction,
+} from 'kafkajs';
 import { KafkaWriteFailed } from '../errors.js';
 import type { OutboundRecord, RecordProducer } from './types.js';
 
@@ -39,18 +45,20 @@ export async function connectTransactionalProducer(
     transactionalId,
     transactionTimeout: transactionTimeoutMs,
   });
-  // Connecting initialises the transactional id: it fences any producer that used it before
-  // and aborts that producer's open transaction.
   await producer.connect();
   return {
     async send(records) {
       if (records.length === 0) return;
-      const transaction = await producer.transaction();
+      let transaction: Transaction | undefined;
       try {
+        // The first one also initialises the transactional id (fencing any producer that used
+        // it before and aborting its open transaction), so it can be refused for good too: a
+        // transactional id the bridge is not authorised for, say.
+        transaction = await producer.transaction();
         await transaction.sendBatch({ topicMessages: byTopic(records) });
         await transaction.commit();
       } catch (error) {
-        await transaction.abort().catch(() => {});
+        await transaction?.abort().catch(() => {});
         throw writeFailed(error);
       }
     },

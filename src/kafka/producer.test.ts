@@ -1,0 +1,69 @@
+import { type Kafka, KafkaJSNumberOfRetriesExceeded, KafkaJSProtocolError } from 'kafkajs';
+import { describe, expect, it, vi } from 'vitest';
+import { KafkaWriteFailed } from '../errors.js';
+import { connectTransactionalProducer } from './producer.js';
+
+/** kafkajs' Kafka, reduced to a producer whose transaction() does what `begin` says. */
+function kafkaWhoseTransactions(begin: () => Promise<unknown>) {
+  const producer = {
+    connect: vi.fn(async () => {}),
+    disconnect: vi.fn(async () => {}),
+    transaction: vi.fn(begin),
+  };
+  return { kafka: { producer: () => producer } as unknown as Kafka, producer };
+}
+
+const record = { topic: 't', key: 'k', value: 'v' };
+
+const refusedForGood = () =>
+  new KafkaJSProtocolError(
+    Object.assign(new Error('Transactional Id authorization failed'), {
+      type: 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED',
+      code: 53,
+      retriable: false,
+    }),
+  );
+
+describe('transactional producer', () => {
+  it('when beginning the transaction is refused for good, then send rejects with a permanent KafkaWriteFailed', async () => {
+    const { kafka } = kafkaWhoseTransactions(() => Promise.reject(refusedForGood()));
+    const producer = await connectTransactionalProducer(kafka, 'tx-1', 10_000);
+    const sent = producer.send([record]);
+    await expect(sent).rejects.toBeInstanceOf(KafkaWriteFailed);
+    await expect(sent).rejects.toMatchObject({
+      retryable: false,
+      details: { kafkaError: 'KafkaJSProtocolError', permanent: true },
+    });
+  });
+
+  it('when beginning the transaction fails for a reason that may pass, then send rejects with a retryable KafkaWriteFailed', async () => {
+    const { kafka } = kafkaWhoseTransactions(() =>
+      Promise.reject(
+        new KafkaJSNumberOfRetriesExceeded(new Error('Connection timeout'), {
+          retryCount: 5,
+          retryTime: 30_000,
+        }),
+      ),
+    );
+    const producer = await connectTransactionalProducer(kafka, 'tx-1', 10_000);
+    await expect(producer.send([record])).rejects.toMatchObject({
+      retryable: true,
+      details: { kafkaError: 'KafkaJSNumberOfRetriesExceeded', permanent: false },
+    });
+  });
+
+  it('when sending within the transaction fails, then the transaction is aborted and the failure classified', async () => {
+    const transaction = {
+      sendBatch: vi.fn(() => Promise.reject(refusedForGood())),
+      commit: vi.fn(async () => {}),
+      abort: vi.fn(async () => {}),
+    };
+    const { kafka } = kafkaWhoseTransactions(async () => transaction);
+    const producer = await connectTransactionalProducer(kafka, 'tx-1', 10_000);
+    await expect(producer.send([record])).rejects.toMatchObject({
+      details: { permanent: true },
+    });
+    expect(transaction.abort).toHaveBeenCalledOnce();
+    expect(transaction.commit).not.toHaveBeenCalled();
+  });
+});
