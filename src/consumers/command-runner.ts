@@ -136,6 +136,8 @@ export class CommandRunner {
 
   async #act(job: Job, command: Command, decision: Decision, lease: Lease): Promise<RunVerdict> {
     if (decision.kind === 'retry') {
+      // Its partition is being released: the next owner runs it again, so nothing is booked here.
+      if (!lease.canStart) return undefined;
       job.history = decision.history;
       const { reason, delayMs } = decision;
       this.#options.observer.retryScheduled?.({ type: job.type, reason, delayMs });
