@@ -188,6 +188,16 @@ export class PartitionReleased extends SigningBridgeError<{ partition: number }>
   readonly retryable = false;
 }
 
+/**
+ * The bridge stopped before Kafka acknowledged these records: the shutdown deadline passed while
+ * a send kept failing. They may or may not have been written; the command is left unfinished
+ * and the next owner runs it again.
+ */
+export class OutboxClosed extends SigningBridgeError<{ records: number }> {
+  readonly code = 'SB_ERR_OUTBOX_CLOSED';
+  readonly retryable = false;
+}
+
 /** The simulator refused an admin request (unknown contract, not that signatory's turn, bad body). */
 export class AdminRequestFailed extends SigningBridgeError<{
   method: string;

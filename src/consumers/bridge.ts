@@ -128,6 +128,9 @@ export class Bridge {
       const released = engine.ownership.releaseAll(settings.shutdownDeadlineMs - finalStepsMs);
       const inTime = await settlesWithin(released, settings.shutdownDeadlineMs);
       if (!inTime) log.warn('shutdown deadline passed before every partition was released');
+      // Past the deadline (Kafka down, say), what is not acknowledged is given up: the outbox
+      // stops sending on a producer about to disconnect, and keeps nothing alive.
+      engine.outbox.close();
     }
     await this.#disconnect();
     log.info({ ms: Date.now() - started }, 'bridge stopped');

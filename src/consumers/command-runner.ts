@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import {
   EventInvalid,
   HandlerThrew,
+  OutboxClosed,
   PartitionReleased,
   PlatformRejected,
   SigningBridgeError,
@@ -59,7 +60,7 @@ export class CommandRunner {
       return await this.#run(job);
     } catch (error) {
       // Left unfinished: the partition's next owner runs the command again.
-      if (error instanceof PartitionReleased) return undefined;
+      if (error instanceof PartitionReleased || error instanceof OutboxClosed) return undefined;
       throw error;
     }
   }

@@ -33,6 +33,7 @@ export interface Engine {
   readonly scheduler: KeyScheduler<Job>;
   readonly committer: OffsetCommitter;
   readonly breaker: CircuitBreaker;
+  readonly outbox: Outbox;
 }
 
 export function createEngine(
@@ -110,5 +111,5 @@ export function createEngine(
     maxPending: settings.maxPending,
     observer,
   });
-  return { intake, ownership, gate, scheduler, committer, breaker };
+  return { intake, ownership, gate, scheduler, committer, breaker, outbox };
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { KafkaWriteFailed } from '../errors.js';
+import { KafkaWriteFailed, OutboxClosed } from '../errors.js';
 import type { OutboundRecord } from '../kafka/index.js';
 import { Outbox, type OutboxOptions } from './outbox.js';
 
@@ -115,6 +115,36 @@ describe('Outbox', () => {
     void outbox.write([ledger('biz-2', 'other'), ledger('biz-1', 'ended'), record('event-2')]);
     await vi.advanceTimersByTimeAsync(5);
     expect(values(0)).toEqual(['event-1', 'other', 'ended', 'event-2']);
+  });
+
+  it('when closed while a send keeps failing for a reason that may pass, then its writes and those waiting reject with OutboxClosed, nothing is sent again and no timer is left', async () => {
+    vi.useFakeTimers();
+    const { sink, sends } = controlledSink();
+    const outbox = outboxOf({ sink, lingerMs: 5, maxRecords: 1 });
+    const sent = outbox.write([record('a')]);
+    const waiting = outbox.write([record('b')]);
+    await vi.advanceTimersByTimeAsync(5);
+    sends[0]?.fail(failure(false));
+    await vi.advanceTimersByTimeAsync(0);
+    outbox.close();
+    await expect(sent).rejects.toBeInstanceOf(OutboxClosed);
+    await expect(waiting).rejects.toMatchObject({ code: 'SB_ERR_OUTBOX_CLOSED', retryable: false });
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(sends).toHaveLength(1);
+  });
+
+  it('when closed while a send is in flight, then its writes reject at once, drain resolves, and a late acknowledgement is ignored', async () => {
+    const { sink, sends } = controlledSink();
+    const outbox = outboxOf({ sink, lingerMs: 0, maxRecords: 100 });
+    const sent = outbox.write([record('a'), record('b')]);
+    await vi.waitFor(() => expect(sends).toHaveLength(1));
+    outbox.close();
+    await expect(sent).rejects.toMatchObject({ details: { records: 2 } });
+    await expect(outbox.drain()).resolves.toBeUndefined();
+    sends[0]?.done();
+    await expect(outbox.write([record('c')])).rejects.toBeInstanceOf(OutboxClosed);
+    expect(sends).toHaveLength(1);
   });
 
   it('drain resolves once everything written so far was sent', async () => {

@@ -12,8 +12,11 @@
  * The records given to one write() always travel in the same send: a command's terminal event
  * and its ledger mark are in one produce request per broker, written together or not at all if
  * the process dies.
+ *
+ * close() ends it at shutdown: whatever is not acknowledged by then rejects with OutboxClosed,
+ * nothing is sent again, and no timer is left.
  */
-import { SigningBridgeError } from '../errors.js';
+import { OutboxClosed, SigningBridgeError } from '../errors.js';
 import type { OutboundRecord } from '../kafka/index.js';
 import { type BackoffPolicy, fullJitterDelay } from '../retry/backoff.js';
 import { sleep } from '../retry/retry.js';
@@ -46,6 +49,9 @@ export class Outbox {
   #pendingRecords = 0;
   #timer: NodeJS.Timeout | undefined;
   #inFlight: Promise<void> | undefined;
+  // The writes of the send in flight, until it settles.
+  #sending: readonly PendingWrite[] = [];
+  readonly #closing = new AbortController();
 
   constructor(options: OutboxOptions) {
     this.#options = options;
@@ -54,6 +60,7 @@ export class Outbox {
   /** Resolves once the records are acknowledged; rejects only when Kafka refuses them for good. */
   write(records: readonly OutboundRecord[]): Promise<void> {
     if (records.length === 0) return Promise.resolve();
+    if (this.#closing.signal.aborted) return Promise.reject(this.#closing.signal.reason);
     const written = new Promise<void>((resolve, reject) => {
       this.#pending.push({ records, resolve, reject });
     });
@@ -64,7 +71,7 @@ export class Outbox {
     return written;
   }
 
-  /** Resolves once everything written so far was sent (successfully or not). */
+  /** Resolves once everything written so far was sent (successfully or not), or it closed. */
   async drain(): Promise<void> {
     while (this.#inFlight || this.#pending.length > 0) {
       if (!this.#inFlight) this.#flush();
@@ -72,33 +79,57 @@ export class Outbox {
     }
   }
 
+  /**
+   * Gives up on everything not acknowledged yet: those writes, and any written later, reject
+   * with OutboxClosed. A send in flight is not waited for, nor sent again whatever it returns.
+   */
+  close(): void {
+    if (this.#closing.signal.aborted) return;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const abandoned = [...this.#sending, ...this.#pending.splice(0)];
+    this.#pendingRecords = 0;
+    const records = abandoned.reduce((sum, write) => sum + write.records.length, 0);
+    const error = new OutboxClosed(
+      `the bridge stopped before Kafka acknowledged ${records} records; they may or may not have been written`,
+      { details: { records } },
+    );
+    this.#closing.abort(error);
+    for (const write of abandoned) write.reject(error);
+  }
+
   #flush(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     const writes = this.#takeBatch();
     if (writes.length === 0) return;
+    this.#sending = writes;
     this.#inFlight = this.#send(writes).finally(() => {
+      this.#sending = [];
       this.#inFlight = undefined;
       // Records that gathered meanwhile have waited long enough.
       if (this.#pending.length > 0) this.#flush();
     });
   }
 
+  /** Sends until acknowledged, refused for good, or closed; close() rejects the writes then. */
   async #send(writes: readonly PendingWrite[]): Promise<void> {
     const records = this.#lastOfEachKey(writes.flatMap((write) => write.records));
-    for (let attempt = 0; ; attempt++) {
+    const { signal } = this.#closing;
+    for (let attempt = 0; !signal.aborted; attempt++) {
       try {
-        await this.#options.sink(records);
+        await untilAborted(this.#options.sink(records), signal);
         for (const write of writes) write.resolve();
         return;
       } catch (error) {
+        if (signal.aborted) return;
         if (error instanceof SigningBridgeError && !error.retryable) {
           for (const write of writes) write.reject(error);
           return;
         }
         const delayMs = fullJitterDelay(this.#options.retry, attempt);
         this.#options.onSendFailed?.(error, attempt, delayMs);
-        await sleep(delayMs);
+        await sleep(delayMs, signal).catch(() => {});
       }
     }
   }
@@ -136,4 +167,13 @@ export class Outbox {
     this.#pendingRecords -= count;
     return this.#pending.splice(0, taken);
   }
+}
+
+/** Settles as `work` does, or rejects as soon as the signal aborts; `work` is then let go. */
+function untilAborted(work: Promise<void>, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
