@@ -189,6 +189,16 @@ export class PartitionReleased extends SigningBridgeError<{ partition: number }>
 }
 
 /**
+ * The ledger topic refused a record for good (the bridge not authorised to write it, say) when a
+ * partition was taken on. A bridge that cannot write its ledger must not run: start() rejects
+ * with this, and a running bridge turns not ready.
+ */
+export class LedgerUnwritable extends SigningBridgeError<{ topic: string; partition: number }> {
+  readonly code = 'SB_ERR_LEDGER_UNWRITABLE';
+  readonly retryable = false;
+}
+
+/**
  * The bridge stopped before Kafka acknowledged these records: the shutdown deadline passed while
  * a send kept failing. They may or may not have been written; the command is left unfinished
  * and the next owner runs it again.

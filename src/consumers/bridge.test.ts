@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import pino from 'pino';
 import { describe, expect, it, vi } from 'vitest';
-import { KafkaWriteFailed } from '../errors.js';
+import { KafkaWriteFailed, LedgerUnwritable } from '../errors.js';
 import type { Handlers } from '../handlers/types.js';
 import type {
   GroupConsumer,
@@ -63,6 +63,7 @@ function fakeKafka(
     stop: vi.fn(async () => {}),
   };
   let hanging: Array<(error: Error) => void> | undefined;
+  let refusal: Error | undefined;
   const write = (records: readonly OutboundRecord[]) => {
     for (const record of records) {
       if (record.topic === topics.ledger) ledger.push(inbound(record, ledger.length));
@@ -71,6 +72,7 @@ function fakeKafka(
   };
   const producer: RecordProducer = {
     send: vi.fn(async (records: readonly OutboundRecord[]) => {
+      if (refusal) throw refusal;
       if (hanging) await new Promise<void>((_, reject) => hanging?.push(reject));
       write(records);
     }),
@@ -92,6 +94,10 @@ function fakeKafka(
     /** Sends from now on hang, as kafkajs' do while it retries a broker that is gone. */
     down: () => {
       hanging = [];
+    },
+    /** Sends from now on fail at once with `error`. */
+    refuse: (error: Error) => {
+      refusal = error;
     },
     /** Fails the sends that hang. */
     fail: (error: Error) => {
@@ -116,6 +122,10 @@ function inbound(record: OutboundRecord, offset: number): InboundRecord {
 
 const SHUTDOWN_DEADLINE_MS = 1_000;
 
+const notAuthorised = new KafkaWriteFailed('writing to Kafka failed: Topic authorization failed', {
+  details: { kafkaError: 'KafkaJSProtocolError', permanent: true },
+});
+
 function bridgeOn(kafka: KafkaConnection): Bridge {
   return new Bridge({
     kafka,
@@ -136,6 +146,37 @@ describe('Bridge.start', () => {
     await expect(bridge.start()).rejects.toThrow('group authorization failed');
     expect(bridge.ready).toBe(false);
     expect(consumer.stop).toHaveBeenCalled();
+  });
+
+  it('when the ledger topic refuses the acquired marker for good, then start rejects with LedgerUnwritable naming the topic and the cause, and leaves', async () => {
+    const { kafka, consumer, refuse } = fakeKafka();
+    refuse(notAuthorised);
+    const bridge = bridgeOn(kafka);
+    const started = bridge.start();
+    await expect(started).rejects.toBeInstanceOf(LedgerUnwritable);
+    await expect(started).rejects.toMatchObject({
+      code: 'SB_ERR_LEDGER_UNWRITABLE',
+      message: expect.stringContaining('Topic authorization failed'),
+      details: { topic: topics.ledger, partition: 0 },
+      cause: notAuthorised,
+    });
+    expect(bridge.ready).toBe(false);
+    expect(consumer.stop).toHaveBeenCalled();
+  });
+
+  it('when the ledger topic refuses the acquired marker of a partition taken on later, then the bridge turns not ready', async () => {
+    let handlers: GroupConsumerHandlers | undefined;
+    const { kafka, refuse } = fakeKafka((given) => {
+      handlers = given;
+      given.onAssignment([]);
+    });
+    const bridge = bridgeOn(kafka);
+    await bridge.start();
+    expect(bridge.ready).toBe(true);
+    refuse(notAuthorised);
+    handlers?.onAssignment([0]);
+    await vi.waitFor(() => expect(bridge.ready).toBe(false));
+    await bridge.stop();
   });
 
   it('when the consumer crashes and restarts on its own, then start waits for the assignment', async () => {

@@ -19,13 +19,18 @@ export class Bridge {
   #commitTimer: NodeJS.Timeout | undefined;
   #ready = false;
   #stopping: Promise<void> | undefined;
+  // Rejects the start in progress, if any: the bridge failed for good before it was ready.
+  #startFailed: (error: Error) => void = () => {};
 
   constructor(options: BridgeOptions) {
     checkSettings(options.settings);
     this.#options = options;
   }
 
-  /** True from the end of start() until stop() begins or the consumer fails for good. */
+  /**
+   * True from the end of start() until stop() begins or the bridge fails for good (its consumer,
+   * or its ledger refusing it).
+   */
   get ready(): boolean {
     return this.#ready;
   }
@@ -51,7 +56,14 @@ export class Bridge {
     const producer = await kafka.producer({ transactionalId });
     const consumer = kafka.consumer({ groupId: settings.groupId, instanceId: this.#instance });
     this.#io = { consumer, producer };
-    const engine = createEngine(this.#options, { consumer, producer, instance: this.#instance });
+    const engine = createEngine(
+      this.#options,
+      { consumer, producer, instance: this.#instance },
+      (error) => {
+        log.error({ err: error }, 'the ledger refuses this instance; it cannot run');
+        this.#fail(error);
+      },
+    );
     this.#engine = engine;
     this.#followBreaker(engine);
     await this.#join(consumer, engine);
@@ -66,7 +78,8 @@ export class Bridge {
   /**
    * Joins the group and resolves once the partitions of the first assignment are restored.
    * kafkajs reports a failure it will not recover from as a crash event while run() resolves
-   * as usual, so such a crash before then is what rejects.
+   * as usual, so such a crash before then is what rejects, as does the ledger refusing the
+   * first partitions' `acquired` markers for good.
    */
   async #join(consumer: GroupConsumer, engine: Engine): Promise<void> {
     const { topics, log } = this.#options;
@@ -74,9 +87,8 @@ export class Bridge {
     const firstAssignment = new Promise<void>((resolve) => {
       assigned = resolve;
     });
-    let failed: (error: Error) => void = () => {};
     const failedForGood = new Promise<never>((_, reject) => {
-      failed = reject;
+      this.#startFailed = reject;
     });
     // It may fail while run() is still joining, before anything awaits it.
     failedForGood.catch(() => {});
@@ -88,13 +100,17 @@ export class Bridge {
       },
       onCrash: (error, restarting) => {
         log.error({ err: error, restarting }, 'Kafka consumer failed');
-        if (restarting) return;
-        this.#ready = false;
-        failed(error);
+        if (!restarting) this.#fail(error);
       },
     });
     const restored = firstAssignment.then(() => engine.ownership.firstRestore());
     await Promise.race([restored, failedForGood]);
+  }
+
+  /** Not ready any more; a start in progress rejects with the error. */
+  #fail(error: Error): void {
+    this.#ready = false;
+    this.#startFailed(error);
   }
 
   /** An open circuit pauses fetching; half-open lets records in again: their commands probe. */

@@ -36,9 +36,11 @@ export interface Engine {
   readonly outbox: Outbox;
 }
 
+/** `fail`: the bridge cannot go on (its ledger refuses it). */
 export function createEngine(
   options: BridgeOptions,
   io: { consumer: GroupConsumer; producer: RecordProducer; instance: string },
+  fail: (error: Error) => void,
 ): Engine {
   const { topics, settings, handlers } = options;
   const log: Logger = options.log;
@@ -78,6 +80,7 @@ export function createEngine(
     scheduler: { clear: (predicate) => scheduler.clear(predicate) },
     commitAndForget: (partition) => committer.commitAndForget(partition),
     onChange: () => gate?.update(),
+    onLedgerUnwritable: fail,
     handoverTimeoutMs: settings.handoverTimeoutMs,
     log,
   });

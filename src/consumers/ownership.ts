@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { PartitionReleased } from '../errors.js';
+import { LedgerUnwritable, OutboxClosed, PartitionReleased } from '../errors.js';
 import type { FetchedBatch, GroupConsumer } from '../kafka/index.js';
 import {
   type Ledger,
@@ -36,6 +36,11 @@ export interface OwnershipOptions {
   readonly commitAndForget: (partition: number) => Promise<void>;
   /** Something changed that decides what to fetch. Called synchronously. */
   readonly onChange: () => void;
+  /**
+   * A partition could not be taken on: the ledger topic refused its `acquired` marker for good.
+   * The partition stays restoring (nothing of it runs) until it is released.
+   */
+  readonly onLedgerUnwritable: (error: LedgerUnwritable) => void;
   readonly handoverTimeoutMs: number;
   readonly log: Logger;
 }
@@ -156,9 +161,26 @@ export class Ownership {
     const restoring: Restoring = { restore, startedAt: Date.now(), reading: false };
     this.#restoring.set(partition, restoring);
     const { outbox, ledger } = this.#options;
-    await outbox.write([markerRecord(ledger.topic, partition, marker)]);
+    try {
+      await outbox.write([markerRecord(ledger.topic, partition, marker)]);
+    } catch (error) {
+      this.#restoring.delete(partition);
+      // Given up at shutdown: nothing to report. Otherwise Kafka refused it for good.
+      if (!(error instanceof OutboxClosed)) this.#refused(partition, error);
+      return;
+    }
     restoring.reading = true;
     this.#options.onChange();
+  }
+
+  #refused(partition: number, cause: unknown): void {
+    const { topic } = this.#options.ledger;
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    const error = new LedgerUnwritable(
+      `the ledger topic ${topic} refused this instance's records (partition ${partition}): ${reason}; the bridge does not run without writing its ledger`,
+      { details: { topic, partition }, cause },
+    );
+    this.#options.onLedgerUnwritable(error);
   }
 
   #activate(partition: number, restoring: Restoring): void {
