@@ -14,7 +14,8 @@ import type {
 } from '../kafka/index.js';
 import { topicNames } from '../schemas/messages/index.js';
 import { Bridge } from './bridge.js';
-import { defaultBridgeSettings } from './settings.js';
+import { settlesWithin } from './deadline.js';
+import { type BridgeObserver, defaultBridgeSettings } from './settings.js';
 
 const topics = topicNames('t.');
 
@@ -31,9 +32,10 @@ function fakeKafka(
   const ledger: InboundRecord[] = [];
   let position = 0;
   let fetchingLedger = false;
+  let ledgerHeld = false;
   const fetchLedger = () =>
     setImmediate(() => {
-      if (!handlers || !fetchingLedger || position >= ledger.length) return;
+      if (!handlers || !fetchingLedger || ledgerHeld || position >= ledger.length) return;
       handlers.onBatch({
         topic: topics.ledger,
         partition: 0,
@@ -95,6 +97,10 @@ function fakeKafka(
     down: () => {
       hanging = [];
     },
+    /** The ledger is not fetched from now on, as when a restore reads a long partition. */
+    holdLedger: () => {
+      ledgerHeld = true;
+    },
     /** Sends from now on fail at once with `error`. */
     refuse: (error: Error) => {
       refusal = error;
@@ -126,16 +132,22 @@ const notAuthorised = new KafkaWriteFailed('writing to Kafka failed: Topic autho
   details: { kafkaError: 'KafkaJSProtocolError', permanent: true },
 });
 
-function bridgeOn(kafka: KafkaConnection): Bridge {
+function bridgeOn(kafka: KafkaConnection, observer?: BridgeObserver): Bridge {
   return new Bridge({
     kafka,
     topics,
     // No command arrives in these tests, so no handler runs.
     handlers: {} as Handlers,
-    settings: defaultBridgeSettings({ shutdownDeadlineMs: SHUTDOWN_DEADLINE_MS }),
+    settings: defaultBridgeSettings({
+      shutdownDeadlineMs: SHUTDOWN_DEADLINE_MS,
+      commitIntervalMs: COMMIT_INTERVAL_MS,
+    }),
     log: pino({ level: 'silent' }),
+    observer,
   });
 }
+
+const COMMIT_INTERVAL_MS = 20;
 
 describe('Bridge.start', () => {
   it('when the consumer fails for good before its first assignment, then start rejects and leaves', async () => {
@@ -210,5 +222,47 @@ describe('Bridge.stop', () => {
     );
     await delay(700);
     expect(producer.send).toHaveBeenCalledTimes(sends);
+  });
+});
+
+/** Stops during start(): start resolves as stopped, never ready, and nothing commits after. */
+async function expectStoppedDuringStart(bridge: Bridge, started: Promise<void>, load: () => void) {
+  await bridge.stop();
+  expect(await settlesWithin(started, 100)).toBe(true);
+  await delay(COMMIT_INTERVAL_MS * 5);
+  expect(bridge.ready).toBe(false);
+  expect(load).not.toHaveBeenCalled();
+}
+
+describe('Bridge.stop during start', () => {
+  it('when stop() is called while start waits for its first assignment, then start resolves as stopped and nothing keeps running', async () => {
+    const { kafka, consumer, producer } = fakeKafka(() => {});
+    const load = vi.fn();
+    const bridge = bridgeOn(kafka, { load });
+    const started = bridge.start();
+    await vi.waitFor(() => expect(consumer.run).toHaveBeenCalled());
+    await expectStoppedDuringStart(bridge, started, load);
+    expect(consumer.stop).toHaveBeenCalled();
+    expect(producer.disconnect).toHaveBeenCalled();
+  });
+
+  it('when stop() is called while the first partitions are restored, then start never turns ready nor starts committing', async () => {
+    const { kafka, producer, holdLedger } = fakeKafka();
+    holdLedger();
+    const load = vi.fn();
+    const bridge = bridgeOn(kafka, { load });
+    const started = bridge.start();
+    // The acquired marker is written; the restore that would read it back does not end.
+    await vi.waitFor(() => expect(producer.send).toHaveBeenCalled());
+    await expectStoppedDuringStart(bridge, started, load);
+  });
+
+  it('when start() is called after stop(), then it resolves without connecting', async () => {
+    const { kafka, consumer } = fakeKafka();
+    const bridge = bridgeOn(kafka);
+    await bridge.stop();
+    await bridge.start();
+    expect(bridge.ready).toBe(false);
+    expect(consumer.run).not.toHaveBeenCalled();
   });
 });

@@ -18,9 +18,11 @@ export class Bridge {
   #engine: Engine | undefined;
   #commitTimer: NodeJS.Timeout | undefined;
   #ready = false;
+  // The start in progress or done, settled either way: stop() waits for it to give up.
+  #starting: Promise<void> | undefined;
   #stopping: Promise<void> | undefined;
-  // Rejects the start in progress, if any: the bridge failed for good before it was ready.
-  #startFailed: (error: Error) => void = () => {};
+  // Interrupts the start in progress, if any: stop() was called or the bridge failed for good.
+  #interruptStart: (reason: Error) => void = () => {};
 
   constructor(options: BridgeOptions) {
     checkSettings(options.settings);
@@ -35,25 +37,53 @@ export class Bridge {
     return this.#ready;
   }
 
+  /**
+   * Resolves once the partitions of the first assignment are restored and the bridge is ready.
+   * Rejects when it cannot start (topics not co-partitioned, the consumer failing for good, the
+   * ledger refusing it), after disconnecting. stop() during start() aborts it: start() then
+   * resolves once the bridge has stopped, with `ready` false (a SIGTERM during start-up is a
+   * normal shutdown); so does a start() after stop().
+   */
   async start(): Promise<void> {
-    try {
-      await this.#start();
-    } catch (error) {
-      await this.#disconnect();
-      throw error;
+    if (!this.#stopping) {
+      const starting = this.#start();
+      this.#starting = starting.then(
+        () => {},
+        () => {},
+      );
+      try {
+        await starting;
+      } catch (error) {
+        if (!this.#stopping) {
+          await this.#disconnect();
+          throw error;
+        }
+      }
     }
+    await this.#stopping;
   }
 
   async #start(): Promise<void> {
     const { kafka, settings, log, observer } = this.#options;
-    await this.#ensureTopics();
+    const interrupted = new Promise<never>((_, reject) => {
+      this.#interruptStart = reject;
+    });
+    // It may be interrupted while nothing awaits it.
+    interrupted.catch(() => {});
+    const step = <T>(work: Promise<T>) => Promise.race([work, interrupted]);
+    await step(this.#ensureTopics());
     // Exactly-once: each outbox flush is one transaction. The id is this process's own: a
     // restarted instance is a new one, and ownership markers, not fencing, hand work over.
     const transactionalId =
       settings.deliveryMode === 'exactly-once'
         ? `${settings.groupId}-${this.#instance}`
         : undefined;
-    const producer = await kafka.producer({ transactionalId });
+    const connecting = kafka.producer({ transactionalId });
+    const producer = await step(connecting).catch((error: unknown) => {
+      // Interrupted: a producer connected after that has no one else to disconnect it.
+      void connecting.then((late) => late.disconnect()).catch(() => {});
+      throw error;
+    });
     const consumer = kafka.consumer({ groupId: settings.groupId, instanceId: this.#instance });
     this.#io = { consumer, producer };
     const engine = createEngine(
@@ -66,7 +96,7 @@ export class Bridge {
     );
     this.#engine = engine;
     this.#followBreaker(engine);
-    await this.#join(consumer, engine);
+    await this.#join(consumer, engine, step);
     this.#commitTimer = setInterval(() => {
       void engine.committer.commit();
       observer?.load?.(engine.scheduler.running, engine.scheduler.pending);
@@ -78,21 +108,20 @@ export class Bridge {
   /**
    * Joins the group and resolves once the partitions of the first assignment are restored.
    * kafkajs reports a failure it will not recover from as a crash event while run() resolves
-   * as usual, so such a crash before then is what rejects, as does the ledger refusing the
-   * first partitions' `acquired` markers for good.
+   * as usual, so such a crash (or the ledger refusing the first partitions' `acquired` markers
+   * for good) interrupts `step`, as stop() does.
    */
-  async #join(consumer: GroupConsumer, engine: Engine): Promise<void> {
+  async #join(
+    consumer: GroupConsumer,
+    engine: Engine,
+    step: <T>(work: Promise<T>) => Promise<T>,
+  ): Promise<void> {
     const { topics, log } = this.#options;
     let assigned: () => void = () => {};
     const firstAssignment = new Promise<void>((resolve) => {
       assigned = resolve;
     });
-    const failedForGood = new Promise<never>((_, reject) => {
-      this.#startFailed = reject;
-    });
-    // It may fail while run() is still joining, before anything awaits it.
-    failedForGood.catch(() => {});
-    await consumer.run([...Object.values(topics.commands), topics.ledger], {
+    const running = consumer.run([...Object.values(topics.commands), topics.ledger], {
       onBatch: (batch) => engine.intake.onBatch(batch),
       onAssignment: (partitions) => {
         engine.ownership.onAssignment(partitions);
@@ -103,14 +132,14 @@ export class Bridge {
         if (!restarting) this.#fail(error);
       },
     });
-    const restored = firstAssignment.then(() => engine.ownership.firstRestore());
-    await Promise.race([restored, failedForGood]);
+    await step(running);
+    await step(firstAssignment.then(() => engine.ownership.firstRestore()));
   }
 
   /** Not ready any more; a start in progress rejects with the error. */
   #fail(error: Error): void {
     this.#ready = false;
-    this.#startFailed(error);
+    this.#interruptStart(error);
   }
 
   /** An open circuit pauses fetching; half-open lets records in again: their commands probe. */
@@ -131,6 +160,9 @@ export class Bridge {
   }
 
   async #shutdown(): Promise<void> {
+    // A start in progress gives up at once rather than set up what would then keep running.
+    this.#interruptStart(new Error('the bridge is stopping'));
+    await this.#starting;
     this.#ready = false;
     clearInterval(this.#commitTimer);
     const { settings, log } = this.#options;

@@ -28,6 +28,8 @@ export class KafkajsGroupConsumer implements GroupConsumer {
   #owned: readonly number[] = [];
   // kafkajs refuses pause and resume outside run(); a late breaker or backlog change may ask.
   #running = false;
+  #joining: Promise<void> | undefined;
+  #stopped = false;
 
   constructor(kafka: Kafka, { groupId, instanceId }: GroupConsumerOptions) {
     this.#instanceId = instanceId;
@@ -45,7 +47,12 @@ export class KafkajsGroupConsumer implements GroupConsumer {
     });
   }
 
-  async run(topics: readonly string[], handlers: GroupConsumerHandlers): Promise<void> {
+  run(topics: readonly string[], handlers: GroupConsumerHandlers): Promise<void> {
+    this.#joining = this.#run(topics, handlers);
+    return this.#joining;
+  }
+
+  async #run(topics: readonly string[], handlers: GroupConsumerHandlers): Promise<void> {
     const consumer = this.#consumer;
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
       const numbers = new Set(Object.values(payload.memberAssignment).flat());
@@ -56,9 +63,11 @@ export class KafkajsGroupConsumer implements GroupConsumer {
       handlers.onCrash(payload.error, payload.restart);
     });
     await consumer.connect();
+    if (this.#stopped) return;
     // Without a committed offset a partition starts at its beginning: commands written before
     // the bridge first ran are still commands to run.
     await consumer.subscribe({ topics: [...topics], fromBeginning: true });
+    if (this.#stopped) return;
     this.#running = true;
     await consumer.run({
       autoCommit: false,
@@ -93,7 +102,11 @@ export class KafkajsGroupConsumer implements GroupConsumer {
   }
 
   async stop(): Promise<void> {
+    this.#stopped = true;
     this.#running = false;
+    // kafkajs cannot cancel a join in progress, and one cut off by a disconnect may crash and
+    // rejoin on its own: let it end (joined or failed), then leave.
+    await this.#joining?.catch(() => {});
     await this.#consumer.disconnect();
   }
 }

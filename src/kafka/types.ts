@@ -71,7 +71,10 @@ export interface GroupConsumer {
   commit(offsets: readonly TopicPartitionOffset[]): Promise<void>;
   /** Instance ids of the group's current members (our assigner's member metadata). */
   liveInstances(): Promise<ReadonlySet<string>>;
-  /** Leaves the group and disconnects. */
+  /**
+   * Leaves the group and disconnects. Called while run() is still joining, it stops run() from
+   * going further and, once run() has returned, leaves.
+   */
   stop(): Promise<void>;
 }
 

@@ -4,7 +4,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, expect, inject, it, vi } from 'vitest';
-import type { BridgeObserver, CommandEnding } from '../../src/consumers/index.js';
+import { Bridge, type BridgeObserver, type CommandEnding } from '../../src/consumers/index.js';
+import type { Handlers } from '../../src/handlers/types.js';
+import { createKafkaConnection } from '../../src/kafka/index.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
 import {
   CommandSender,
@@ -13,10 +15,14 @@ import {
   EventCollector,
   type InProcessBridge,
   startBridge,
+  testLogger,
+  testSettings,
   uniqueTopics,
 } from '../support/bridge-harness.js';
+import { harnessKafkaClient } from '../support/harness-kafka-client.js';
 
 const brokers = inject('kafkaBrokers').split(',');
+const log = testLogger('bridge');
 let sim: RunningSimulator;
 const running: Array<{ stop(): Promise<void> }> = [];
 
@@ -150,6 +156,38 @@ it('when stopped mid-stream, then it finishes what runs, commits it, and the nex
   expect(seen.endings).toHaveLength(200 - endedBefore);
   for (const { command } of load) {
     expect(collector.terminalEventsOf(command.commandId)).toHaveLength(1);
+  }
+});
+
+it('when stopped at any moment of start-up, then start resolves as stopped, stop is prompt, and no member stays in the group', async () => {
+  const topics = uniqueTopics();
+  await createTopics(brokers, topics);
+  const settings = testSettings();
+  const admin = harnessKafkaClient(brokers).admin();
+  await admin.connect();
+  try {
+    // From before the topics are checked to the middle of the first restore.
+    for (const afterMs of [0, 20, 100, 300, 600, 1_000]) {
+      const bridge = new Bridge({
+        kafka: createKafkaConnection({ brokers, clientId: 'stop-during-start', log }),
+        topics,
+        // No command is sent, so no handler runs.
+        handlers: {} as Handlers,
+        settings,
+        log,
+      });
+      const started = bridge.start();
+      await new Promise((resolve) => setTimeout(resolve, afterMs));
+      const stopping = Date.now();
+      await bridge.stop();
+      expect(Date.now() - stopping, `stopped after ${afterMs} ms`).toBeLessThan(5_000);
+      await expect(started).resolves.toBeUndefined();
+      expect(bridge.ready).toBe(false);
+      const [group] = (await admin.describeGroups([settings.groupId])).groups;
+      expect(group?.members, `stopped after ${afterMs} ms`).toEqual([]);
+    }
+  } finally {
+    await admin.disconnect();
   }
 });
 
