@@ -89,7 +89,8 @@ async function run(config: Config, log: Logger): Promise<number> {
     log.fatal({ err: error }, 'signing-bridge could not start');
     return 1;
   }
-  log.info({ healthPort: service.healthPort }, 'signing-bridge running');
+  // A signal during start-up stops the start; the service then never became ready.
+  if (service.ready) log.info({ healthPort: service.healthPort }, 'signing-bridge running');
   const code = await stopped;
   setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
   return code;
