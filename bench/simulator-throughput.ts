@@ -6,18 +6,16 @@
  * `npm run bench:simulator -- [--connections N] [--pipelining N] [--duration S] [--warmup S]
  * [--cpu-prof]` (--cpu-prof writes the simulator's V8 profile to bench/results/profiles/).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus } from 'node:os';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { md5Signature } from '../src/api-client/signature.js';
 import { OPERATIONS } from '../src/schemas/platform/operations.js';
+import { cpuSeconds } from './support/proc-stats.js';
+import { startSimulatorProcess } from './support/simulator-process.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RESULTS = new URL('results/simulator-throughput.json', import.meta.url);
 const APP = { token: 'demo-app-token', secret: 'demo-app-secret' } as const;
 
@@ -52,54 +50,6 @@ function atLeast(min: number, name: string, value: string): number {
   const n = Number(value);
   if (!(n >= min)) throw new Error(`--${name} must be a number of at least ${min}, not "${value}"`);
   return n;
-}
-
-/** Starts `signing-bridge simulator --port 0 --quiet` and resolves with its URL once it listens. */
-async function startSimulator(cpuProf: boolean): Promise<{ child: ChildProcess; url: string }> {
-  const profile = cpuProf ? ['--cpu-prof', '--cpu-prof-dir', 'bench/results/profiles'] : [];
-  const args = [
-    ...profile,
-    '--import',
-    'tsx',
-    'src/cli/main.ts',
-    'simulator',
-    '--port',
-    '0',
-    '--quiet',
-  ];
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'inherit', 'pipe'] });
-  // Every stderr line is read to the end, so the child can never block on a full pipe.
-  const lines = createInterface({ input: child.stderr as NodeJS.ReadableStream });
-  try {
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error('the simulator did not listen in 60 s')),
-        60_000,
-      );
-      child.once('exit', (code) =>
-        reject(new Error(`the simulator exited (${code}) before it listened`)),
-      );
-      lines.on('line', (line) => {
-        const url = /listening on (http:\/\/\S+)/.exec(line)?.[1];
-        if (url === undefined) process.stderr.write(`[simulator] ${line}\n`);
-        else {
-          clearTimeout(timer);
-          resolve(url);
-        }
-      });
-    });
-    return { child, url };
-  } catch (error) {
-    await stopSimulator(child);
-    throw error;
-  }
-}
-
-async function stopSimulator(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  await exited;
 }
 
 /** Headers are signed once per millisecond: the signature covers only token, secret and time. */
@@ -228,18 +178,6 @@ async function measureCpu(serverPid: number | undefined, window: Window): Promis
 const sleepUntil = (at: number) =>
   new Promise((resolve) => setTimeout(resolve, Math.max(0, at - performance.now())));
 
-/** User + system CPU seconds of a process from Linux's /proc (USER_HZ is 100); else undefined. */
-async function cpuSeconds(pid: number | undefined): Promise<number | undefined> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the parenthesised command name: state is field 3, utime 14, stime 15.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return undefined;
-  }
-}
-
 type Summary = ReturnType<typeof summarise>;
 
 function summarise(measured: Measured, s: Settings) {
@@ -305,7 +243,9 @@ function print(r: Summary): void {
 
 async function main(): Promise<void> {
   const s = settings();
-  const { child, url } = await startSimulator(s.cpuProf);
+  const { child, url } = await startSimulatorProcess({
+    cpuProfDir: s.cpuProf ? 'bench/results/profiles' : undefined,
+  });
   try {
     const summary = summarise(await drive(url, child.pid, s), s);
     print(summary);
@@ -313,7 +253,7 @@ async function main(): Promise<void> {
     await writeFile(RESULTS, `${JSON.stringify(summary, null, 2)}\n`);
     process.stdout.write(`written to ${fileURLToPath(RESULTS)}\n`);
   } finally {
-    await stopSimulator(child);
+    await child.stop();
   }
 }
 

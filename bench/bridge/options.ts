@@ -1,0 +1,124 @@
+/** The bridge benchmark's command-line options (`npm run bench -- --help`). */
+import { parseArgs } from 'node:util';
+
+export const USAGE = `Usage: npm run bench -- [options]
+
+Throughput of the bridge against a naive kafkajs baseline on the same backlog, then the drain of
+a backlog under the platform's rate limit. Results: stdout and bench/results/bridge.json.
+
+  --commands N           backlog of the throughput scenario (default 30000)
+  --baseline-commands N  the baseline's backlog (default: --commands, at most 10000: the
+                         baseline drains ~150/s, and throughput is a rate)
+  --biz-ids N            contracts remind and approve address (default 3000)
+  --latency-ms N         simulator latency added to every call (default 50)
+  --connections N        keep-alive connections to the platform, both subjects (default 256)
+  --paced-seconds S      after the backlog, commands at a steady rate for S s to measure
+                         latency without queueing; 0 skips it (default 10)
+  --paced-share R        that rate, as a share of the subject's own throughput (default 0.5)
+  --skip-baseline        measure the bridge only
+  --skip-drain           skip the rate-limited drain scenario
+  --drain-commands N     backlog of the drain scenario (default 20000)
+  --drain-rps N          simulator limit and bridge SIGNING_RPS (default 20)
+  --drain-warmup S       seconds after the bridge is ready before the window (default 20)
+  --drain-seconds S      length of the measured window (default 120)
+  --cpu-prof             write the subjects' V8 CPU profiles to bench/results/profiles/
+  --tsx                  run the subjects from source under tsx, not compiled by tsc
+  --bridge-flags=F       node flags for the bridge only, e.g. --bridge-flags=--max-old-space-size=96
+  --bridge-env K=V,...   more environment for the bridge, e.g. MAX_IN_FLIGHT=512
+  -h, --help             show this help
+`;
+
+export interface Options {
+  readonly commands: number;
+  readonly baselineCommands: number;
+  readonly bizIds: number;
+  readonly latencyMs: number;
+  readonly connections: number;
+  readonly pacedSeconds: number;
+  readonly pacedShare: number;
+  readonly skipBaseline: boolean;
+  readonly skipDrain: boolean;
+  readonly drainCommands: number;
+  readonly drainRps: number;
+  readonly drainWarmupS: number;
+  readonly drainSeconds: number;
+  readonly cpuProf: boolean;
+  readonly tsx: boolean;
+  readonly bridgeFlags: readonly string[];
+  readonly bridgeEnv: Readonly<Record<string, string>>;
+}
+
+const BASELINE_DEFAULT_MAX = 10_000;
+const number = { type: 'string' } as const;
+const flag = { type: 'boolean', default: false } as const;
+
+export function parseOptions(argv: string[]): Options | 'help' {
+  const { values: v } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      commands: { ...number, default: '30000' },
+      'baseline-commands': number,
+      'biz-ids': { ...number, default: '3000' },
+      'latency-ms': { ...number, default: '50' },
+      connections: { ...number, default: '256' },
+      'paced-seconds': { ...number, default: '10' },
+      'paced-share': { ...number, default: '0.5' },
+      'skip-baseline': flag,
+      'skip-drain': flag,
+      'drain-commands': { ...number, default: '20000' },
+      'drain-rps': { ...number, default: '20' },
+      'drain-warmup': { ...number, default: '20' },
+      'drain-seconds': { ...number, default: '120' },
+      'cpu-prof': flag,
+      tsx: flag,
+      'bridge-flags': { ...number, default: '' },
+      'bridge-env': { ...number, default: '' },
+      help: { ...flag, short: 'h' },
+    },
+  });
+  if (v.help) return 'help';
+  const commands = atLeast(1, 'commands', v.commands);
+  return {
+    commands,
+    baselineCommands: atLeast(
+      1,
+      'baseline-commands',
+      v['baseline-commands'] ?? String(Math.min(commands, BASELINE_DEFAULT_MAX)),
+    ),
+    bizIds: atLeast(1, 'biz-ids', v['biz-ids']),
+    latencyMs: atLeast(0, 'latency-ms', v['latency-ms']),
+    connections: atLeast(1, 'connections', v.connections),
+    pacedSeconds: atLeast(0, 'paced-seconds', v['paced-seconds']),
+    pacedShare: atLeast(0.01, 'paced-share', v['paced-share']),
+    skipBaseline: v['skip-baseline'],
+    skipDrain: v['skip-drain'],
+    drainCommands: atLeast(1, 'drain-commands', v['drain-commands']),
+    drainRps: atLeast(1, 'drain-rps', v['drain-rps']),
+    drainWarmupS: atLeast(0, 'drain-warmup', v['drain-warmup']),
+    drainSeconds: atLeast(5, 'drain-seconds', v['drain-seconds']),
+    cpuProf: v['cpu-prof'],
+    tsx: v.tsx,
+    bridgeFlags: v['bridge-flags'].split(' ').filter(Boolean),
+    bridgeEnv: assignments(v['bridge-env']),
+  };
+}
+
+function assignments(list: string): Record<string, string> {
+  const pairs = list.split(',').filter(Boolean);
+  return Object.fromEntries(
+    pairs.map((pair) => {
+      const [name = '', ...value] = pair.split('=');
+      if (!/^[A-Z_][A-Z0-9_]*$/.test(name) || value.length === 0) {
+        throw new Error(`--bridge-env takes NAME=value pairs, not "${pair}"`);
+      }
+      return [name, value.join('=')];
+    }),
+  );
+}
+
+function atLeast(min: number, name: string, value: string): number {
+  const n = Number(value);
+  if (!(n >= min)) throw new Error(`--${name} must be a number of at least ${min}, not "${value}"`);
+  return n;
+}

@@ -1,0 +1,139 @@
+/** The results as a table on stdout: bridge against baseline, the drain, then the verdicts. */
+import type { BridgeInsight, HeapMb } from './bridge-metrics.js';
+import type { DrainResult } from './drain-run.js';
+import type { Results } from './report.js';
+import type { ThroughputResult } from './throughput-run.js';
+
+type Row = readonly [string, ...string[]];
+
+const out = (line = '') => process.stdout.write(`${line}\n`);
+const n = (value: number) => value.toLocaleString('en');
+
+function table(rows: readonly Row[]): void {
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length)));
+  for (const row of rows) {
+    out(
+      `  ${row.map((cell, i) => (i === 0 ? cell.padEnd : cell.padStart).call(cell, widths?.[i] ?? 0)).join('   ')}`,
+    );
+  }
+}
+
+function throughputRows(bridge: ThroughputResult, baseline: ThroughputResult | undefined): Row[] {
+  const pair = (pick: (r: ThroughputResult) => string): [string, string] => [
+    pick(bridge),
+    baseline ? pick(baseline) : 'n/a',
+  ];
+  const ratio = (pick: (r: ThroughputResult) => number) =>
+    baseline ? `${(pick(bridge) / Math.max(pick(baseline), 1e-9)).toFixed(2)}x` : 'n/a';
+  const paced = (r: ThroughputResult) =>
+    r.paced
+      ? `${n(r.paced.latencyMs.p50)} / ${n(r.paced.latencyMs.p99)} ms @ ${r.paced.ratePerSecond}/s`
+      : 'n/a';
+  return [
+    ['', 'bridge', 'baseline', 'bridge/baseline'],
+    ['commands (completed)', ...pair((r) => `${n(r.completed)} of ${n(r.commands)}`), ''],
+    ['commands/s', ...pair((r) => n(r.commandsPerSecond)), ratio((r) => r.commandsPerSecond)],
+    [
+      'e2e latency p50 / p99, preloaded backlog',
+      ...pair((r) => `${n(r.backlogLatencyMs.p50)} / ${n(r.backlogLatencyMs.p99)} ms`),
+      '',
+    ],
+    ['e2e latency p50 / p99, paced', ...pair(paced), ''],
+    [
+      'CPU s per 1,000 commands',
+      ...pair((r) => String(r.cpuSecondsPer1000)),
+      ratio((r) => r.cpuSecondsPer1000),
+    ],
+    ['peak RSS', ...pair((r) => `${r.peakRssMb} MB`), ratio((r) => r.peakRssMb)],
+    [
+      'meanwhile: simulator / broker / bench / rest',
+      ...pair((r) => {
+        const { simulator, broker, bench, elsewhere } = r.othersCores;
+        return `${simulator} / ${broker ?? 'n/a'} / ${bench} / ${elsewhere ?? 'n/a'} cores`;
+      }),
+      '',
+    ],
+    ['start-up', ...pair((r) => `${r.startupSeconds} s`), ''],
+    ['failure events', ...pair(failures), ''],
+  ];
+}
+
+function failures(r: ThroughputResult): string {
+  const failed = Object.entries(r.outcomes).filter(([type]) =>
+    type.startsWith('signingbridge.command.'),
+  );
+  const repeats = r.repeatedTerminalEvents > 0 ? ` (+${r.repeatedTerminalEvents} repeats)` : '';
+  return `${failed.reduce((sum, [, count]) => sum + count, 0)}${repeats}`;
+}
+
+function insightRows(i: BridgeInsight): Row[] {
+  const lag = i.eventLoopDelayMs;
+  return [
+    [
+      'command duration, mean',
+      `${i.commandMeanMs} ms (${i.platformCallsPerCommand} platform calls of ${i.platformCallMeanMs} ms each)`,
+    ],
+    ['commands at once, mean', `${i.meanConcurrency} (throughput x duration)`],
+    ['event loop delay (10 ms timer)', `p50 ${lag.p50} ms, p99 ${lag.p99} ms, max ${lag.max} ms`],
+    [
+      'heap at the end',
+      `${i.heapMb.used} MB used of ${i.heapMb.total} MB, ${i.heapMb.external} MB external`,
+    ],
+  ];
+}
+
+function drainRows(d: DrainResult): Row[] {
+  return [
+    [
+      'drain rate',
+      `${d.ratePerSecond} commands/s (${n(d.completedInWindow)} in ${d.windowSeconds} s after ${d.warmupSeconds} s warm-up)`,
+    ],
+    [
+      'whole backlog, extrapolated',
+      `${d.extrapolatedDrainMinutes} min for ${n(d.backlog)} commands`,
+    ],
+    [
+      'throttling',
+      `${d.throttled} x HTTP 429 from the simulator, ${d.gaveUp} gave-up, ${d.failures} failure events`,
+    ],
+    [
+      'bridge RSS in the window',
+      `${d.rssMb.min}..${d.rssMb.max} MB, fitted slope ${d.rssMb.slopePerMinute} MB/min, peaks ${d.rssMb.peaks.firstHalf} then ${d.rssMb.peaks.secondHalf} MB (${d.rssMb.series.length} samples)`,
+    ],
+    [
+      'bridge heap, window start / end',
+      d.heapMb ? `${heap(d.heapMb.start)} / ${heap(d.heapMb.end)}` : 'n/a',
+    ],
+  ];
+}
+
+const heap = (h: HeapMb) => `${h.used} of ${h.total} MB`;
+
+export function print(r: Results): void {
+  const s = r.settings;
+  const m = r.machine;
+  out();
+  out(
+    `bridge vs naive baseline: ${n(s.commands)} commands (baseline ${n(s.baselineCommands)}), ${s.mix}; ` +
+      `${s.partitions} partitions, ${n(s.bizIds)} contracts' bizIds + new ones; simulator latency ${s.latencyMs} ms; ` +
+      `${s.connections} connections; no rate limit`,
+  );
+  out(
+    `machine: ${m.nproc} CPUs (${m.cpuModel}), node ${m.node}, load average at start ${m.loadAverageAtStart.join(' ')}`,
+  );
+  table(throughputRows(r.throughput.bridge, r.throughput.baseline));
+  const { insight } = r.throughput.bridge;
+  if (insight) {
+    out('the bridge by its own metrics, over the backlog:');
+    table(insightRows(insight));
+  }
+  if (r.drain) {
+    out();
+    out(
+      `rate-limited drain: simulator --rps ${r.drain.requestsPerSecond}, bridge SIGNING_RPS=${r.drain.requestsPerSecond}, backlog ${n(r.drain.backlog)} single-call commands`,
+    );
+    table(drainRows(r.drain));
+  }
+  out();
+  for (const v of r.verdicts) out(`${v.pass ? 'PASS' : 'FAIL'}  ${v.target}: ${v.measured}`);
+}

@@ -1,0 +1,99 @@
+/**
+ * The two things measured, each started in a child process of its own so that its CPU time and
+ * memory are its own: the bridge (`signing-bridge run`, configured by environment variables as
+ * in production) and the naive baseline (baseline/naive-consumer.ts), compiled or under tsx.
+ */
+import { NodeChild } from '../support/child-process.js';
+import type { Entries } from './build.js';
+import { APP } from './contracts-setup.js';
+import { PARTITIONS } from './kafka-io.js';
+import type { Options } from './options.js';
+
+export interface SubjectContext {
+  /** What to run: compiled JavaScript or TypeScript under tsx. */
+  readonly entries: Entries;
+  readonly brokers: readonly string[];
+  readonly simulatorUrl: string;
+  /** Topics of this run: `<prefix>commands.<type>`, `<prefix>events`, ... */
+  readonly topicPrefix: string;
+  /** Keep-alive connections to the platform (the same for both subjects). */
+  readonly connections: number;
+  /** Platform requests per second; 0 = unlimited. */
+  readonly requestsPerSecond: number;
+  /** Port of the subject's /metrics, when it has one (0: none). */
+  readonly metricsPort: number;
+  /** Node flags and more environment for the bridge (not the baseline), to try settings. */
+  readonly tuning: Pick<Options, 'bridgeFlags' | 'bridgeEnv'>;
+  /** Writes the subject's V8 CPU profile there when it exits. */
+  readonly cpuProfDir?: string | undefined;
+}
+
+export type SubjectName = 'bridge' | 'baseline';
+
+export interface Subject {
+  readonly name: SubjectName;
+  /** Whether it serves Prometheus metrics (see bridge-metrics.ts). */
+  readonly metrics: boolean;
+  start(context: SubjectContext): NodeChild;
+  /** The output line that says it consumes. */
+  readonly ready: RegExp;
+}
+
+/** Warnings, errors and fatal lines of a pino JSON log on stdout, and all of stderr. */
+const echoProblems = (line: string, stream: 'stdout' | 'stderr') =>
+  stream === 'stderr' || /"level":[456]0/.test(line);
+
+const profiling = (context: SubjectContext) =>
+  context.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', context.cpuProfDir] : [];
+
+export const BRIDGE: Subject = {
+  name: 'bridge',
+  metrics: true,
+  ready: /"msg":"signing-bridge running"/,
+  start: (context) =>
+    new NodeChild({
+      name: 'bridge',
+      nodeFlags: [...profiling(context), ...context.tuning.bridgeFlags],
+      tsx: context.entries.tsx,
+      args: [context.entries.bridge, 'run'],
+      echo: echoProblems,
+      env: {
+        KAFKA_BROKERS: context.brokers.join(','),
+        KAFKA_CLIENT_ID: 'bench-bridge',
+        KAFKA_GROUP_ID: `${context.topicPrefix}bridge`,
+        TOPIC_PREFIX: context.topicPrefix,
+        TOPIC_PARTITIONS: String(PARTITIONS),
+        SIGNING_API_BASE_URL: context.simulatorUrl,
+        SIGNING_APP_TOKEN: APP.appToken,
+        SIGNING_APP_SECRET: APP.appSecret,
+        SIGNING_RPS: String(context.requestsPerSecond),
+        SIGNING_CONNECTIONS: String(context.connections),
+        SHUTDOWN_DEADLINE_MS: '5000',
+        HTTP_PORT: String(context.metricsPort),
+        HTTP_HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        ...context.tuning.bridgeEnv,
+      },
+    }),
+};
+
+export const BASELINE: Subject = {
+  name: 'baseline',
+  metrics: false,
+  ready: /^baseline consuming/,
+  start: (context) =>
+    new NodeChild({
+      name: 'baseline',
+      nodeFlags: profiling(context),
+      tsx: context.entries.tsx,
+      args: [context.entries.baseline],
+      env: {
+        BASELINE_BROKERS: context.brokers.join(','),
+        BASELINE_GROUP_ID: `${context.topicPrefix}baseline`,
+        BASELINE_TOPIC_PREFIX: context.topicPrefix,
+        BASELINE_API_URL: context.simulatorUrl,
+        BASELINE_CONNECTIONS: String(context.connections),
+        BASELINE_PARTITIONS_AT_ONCE: String(PARTITIONS),
+      },
+    }),
+};
