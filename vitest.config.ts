@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 // `integration` talks to a real Kafka broker and the simulator over real sockets.
 export default defineConfig({
   test: {
+    // The JSON report lets .ci/run print the plain "N passed, N failed" closing line.
+    reporters: ['default', ['json', { outputFile: 'coverage/test-results.json' }]],
     // `npm test` runs with coverage on; falling below these floors fails it.
     coverage: {
       provider: 'v8',
