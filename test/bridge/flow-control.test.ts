@@ -152,8 +152,14 @@ it('when stopped mid-stream, then it finishes what runs, commits it, and the nex
   const endedBefore = before.seen.endings.length;
 
   const { seen, observer } = recordingObserver();
-  await bridgeFor(topics, { observer, settings: { ...settings, groupId: groupOf(first) } });
+  const second = await bridgeFor(topics, {
+    observer,
+    settings: { ...settings, groupId: groupOf(first) },
+  });
   await collector.waitForTerminalEvents(load.map((c) => c.command.commandId));
+  // The collector may read an event before the bridge has seen its write acknowledged and
+  // counted the ending; stopping drains those last acknowledgements.
+  await second.stop();
   // Committed at stop: nothing that ended comes back, not even to be skipped as a replay.
   expect(seen.endings.filter((e) => e === 'duplicate')).toEqual([]);
   expect(seen.endings).toHaveLength(200 - endedBefore);
