@@ -2,7 +2,7 @@ import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RequestNotSent } from '../errors.js';
 import { outcomeOf } from '../handlers/outcome.js';
-import type { Handlers, Outcome } from '../handlers/types.js';
+import type { Handlers, Outcome, PendingEvent } from '../handlers/types.js';
 import type { InboundRecord } from '../kafka/index.js';
 import { Ledger } from '../ledger/index.js';
 import { Outbox } from '../producers/index.js';
@@ -31,8 +31,11 @@ function remindRecord(partition: number): InboundRecord {
   };
 }
 
-/** A runner on one active lease, whose remind handler ends when the test says so. */
-function runnerWithPendingHandler() {
+/**
+ * A runner on one active lease, whose remind handler ends when the test says so; `sink` stands
+ * for Kafka acknowledging the outbox's sends.
+ */
+function runnerWithPendingHandler(sink: () => Promise<void> = async () => {}) {
   let end: (outcome: Outcome) => void = () => {};
   const handlerStarted = vi.fn();
   const remind = () =>
@@ -43,12 +46,13 @@ function runnerWithPendingHandler() {
   const lease = new Lease(0);
   lease.activate();
   const retryScheduled = vi.fn();
+  const finish = vi.fn();
   const runner = new CommandRunner({
     handlers: { remind } as unknown as Handlers,
     publisher: new CommandPublisher({
       ledger: new Ledger(topics.ledger),
       outbox: new Outbox({
-        sink: async () => {},
+        sink,
         lingerMs: 0,
         maxRecords: 10,
         retry: { initialDelayMs: 1, maxDelayMs: 1, multiplier: 1 },
@@ -59,14 +63,26 @@ function runnerWithPendingHandler() {
       log,
     }),
     leaseOf: () => lease,
-    finish: () => {},
+    finish,
     breaker: new CircuitBreaker(defaultBridgeSettings().breaker),
     settings: defaultBridgeSettings(),
     observer: { retryScheduled },
     log,
   });
-  return { runner, lease, handlerStarted, retryScheduled, end: (o: Outcome) => end(o) };
+  return { runner, lease, handlerStarted, retryScheduled, finish, end: (o: Outcome) => end(o) };
 }
+
+const reminderSent: PendingEvent = {
+  type: 'signingbridge.reminder.sent',
+  step: 'remind',
+  data: {
+    commandId: 'c-1',
+    bizId: 'biz-1',
+    commandType: 'remind',
+    contractId: 'K1',
+    onlySigning: true,
+  },
+};
 
 const transient: Outcome = outcomeOf(
   'remind',
@@ -82,17 +98,34 @@ describe('CommandRunner', () => {
 
   it('when a run asks to retry while its partition is active, then it asks for another run later', async () => {
     const { runner, handlerStarted, end } = runnerWithPendingHandler();
-    const verdict = runner.run(newJob(remindRecord(0), 'remind'));
+    const verdict = runner.run(newJob(remindRecord(0), 'remind'), () => {});
     await vi.waitFor(() => expect(handlerStarted).toHaveBeenCalled());
     end(transient);
     await expect(verdict).resolves.toEqual({ retryInMs: expect.any(Number) });
+  });
+
+  it('when a command ends, then it yields its slot once its ending is handed to the outbox, and is finished only once Kafka acknowledges it', async () => {
+    let acknowledge: () => void = () => {};
+    const { runner, handlerStarted, finish, end } = runnerWithPendingHandler(
+      () => new Promise<void>((resolve) => (acknowledge = resolve)),
+    );
+    const yieldSlot = vi.fn();
+    const verdict = runner.run(newJob(remindRecord(0), 'remind'), yieldSlot);
+    await vi.waitFor(() => expect(handlerStarted).toHaveBeenCalled());
+    end({ kind: 'completed', event: reminderSent });
+    await vi.waitFor(() => expect(yieldSlot).toHaveBeenCalledOnce());
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(finish).not.toHaveBeenCalled();
+    acknowledge();
+    await expect(verdict).resolves.toBeUndefined();
+    expect(finish).toHaveBeenCalledOnce();
   });
 
   it('when a run ends asking to retry while its partition is being released, then no retry timer is booked and the command is left to the next owner', async () => {
     vi.useFakeTimers();
     const { runner, lease, handlerStarted, retryScheduled, end } = runnerWithPendingHandler();
     const scheduler = new KeyScheduler<Job>({
-      worker: (job) => runner.run(job),
+      worker: (job, yieldSlot) => runner.run(job, yieldSlot),
       maxInFlight: 1,
       maxPending: 10,
       onError: (error) => {

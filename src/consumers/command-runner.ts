@@ -54,10 +54,14 @@ export class CommandRunner {
     this.#options = options;
   }
 
-  /** Resolves with a retry request, or undefined once the command ended or was left to others. */
-  async run(job: Job): Promise<RunVerdict> {
+  /**
+   * Resolves with a retry request, or undefined once the command ended or was left to others.
+   * `yieldSlot` is called once the command's ending is handed to the outbox: waiting for Kafka to
+   * acknowledge it takes no slot from other keys.
+   */
+  async run(job: Job, yieldSlot: () => void): Promise<RunVerdict> {
     try {
-      return await this.#run(job);
+      return await this.#run(job, yieldSlot);
     } catch (error) {
       // Left unfinished: the partition's next owner runs the command again.
       if (error instanceof PartitionReleased || error instanceof OutboxClosed) return undefined;
@@ -65,7 +69,7 @@ export class CommandRunner {
     }
   }
 
-  async #run(job: Job): Promise<RunVerdict> {
+  async #run(job: Job, yieldSlot: () => void): Promise<RunVerdict> {
     const lease = this.#options.leaseOf(job.record.partition);
     // Not ours any more: left unfinished for the next owner.
     if (!lease?.canStart) return undefined;
@@ -87,12 +91,8 @@ export class CommandRunner {
     const outcome = await this.#runHandler(job, command, lease);
     if (outcome === undefined) return undefined;
     this.#recordVerdict(outcome);
-    return this.#act(
-      job,
-      command,
-      decide(outcome, job.history, this.#options.settings, Date.now()),
-      lease,
-    );
+    const decision = decide(outcome, job.history, this.#options.settings, Date.now());
+    return this.#act(job, command, decision, lease, yieldSlot);
   }
 
   /** Undefined when the run was cut short because the partition is being released. */
@@ -135,7 +135,13 @@ export class CommandRunner {
     }
   }
 
-  async #act(job: Job, command: Command, decision: Decision, lease: Lease): Promise<RunVerdict> {
+  async #act(
+    job: Job,
+    command: Command,
+    decision: Decision,
+    lease: Lease,
+    yieldSlot: () => void,
+  ): Promise<RunVerdict> {
     if (decision.kind === 'retry') {
       // Its partition is being released: the next owner runs it again, so nothing is booked here.
       if (!lease.canStart) return undefined;
@@ -153,7 +159,9 @@ export class CommandRunner {
     const event = endingEvent(decision, ref);
     const ending = decision.kind === 'complete' ? 'completed' : decision.outcome;
     try {
-      await this.#options.publisher.end(job, command, event, lease);
+      const acknowledged = this.#options.publisher.end(job, command, event, lease);
+      yieldSlot();
+      await acknowledged;
     } catch (error) {
       if (!(error instanceof EventInvalid)) throw error;
       // The handler's result event is broken: the command still ends, with a failure.

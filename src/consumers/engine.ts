@@ -96,7 +96,7 @@ export function createEngine(
     log,
   });
   const scheduler: KeyScheduler<Job> = new KeyScheduler<Job>({
-    worker: (job) => runner.run(job),
+    worker: (job, yieldSlot) => runner.run(job, yieldSlot),
     lane: (job) => job.type,
     maxInFlight: settings.maxInFlight,
     maxPending: settings.maxPending,

@@ -133,6 +133,41 @@ describe('KeyScheduler', () => {
     await keys.idle();
   });
 
+  it('when a run yields its slot, then another key runs in it while the key and the item stay held until the run ends', async () => {
+    const yields: Array<() => void> = [];
+    const ends: Array<() => void> = [];
+    const started: Item[] = [];
+    const keys = scheduler({
+      maxInFlight: 1,
+      worker: (item, yieldSlot) =>
+        new Promise<void>((resolve) => {
+          started.push(item);
+          yields.push(yieldSlot);
+          ends.push(resolve);
+        }),
+    });
+    keys.push('a', { key: 'a', seq: 1 });
+    keys.push('a', { key: 'a', seq: 2 });
+    keys.push('b', { key: 'b', seq: 3 });
+    expect(started.map((item) => item.seq)).toEqual([1]);
+    yields[0]?.();
+    yields[0]?.(); // a second call changes nothing
+    expect(started.map((item) => item.seq)).toEqual([1, 3]);
+    expect(keys.running).toBe(1);
+    expect(keys.pending).toBe(3);
+    ends[0]?.();
+    await settle();
+    // The slot is b's now: a's next item waits for it, not for a.
+    expect(started.map((item) => item.seq)).toEqual([1, 3]);
+    expect(keys.pending).toBe(2);
+    ends[1]?.();
+    await settle();
+    expect(started.map((item) => item.seq)).toEqual([1, 3, 2]);
+    ends[2]?.();
+    await keys.idle();
+    expect(keys.running).toBe(0);
+  });
+
   it('when the worker throws, then onError gets the error and the key moves on to its next item', async () => {
     const { worker, started, finish } = controlledWorker();
     const onError = vi.fn();

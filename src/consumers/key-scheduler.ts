@@ -2,8 +2,13 @@
 export type RunVerdict = { readonly retryInMs: number } | undefined;
 
 export interface KeySchedulerOptions<T> {
+  /**
+   * Runs one item. A run that has nothing left to do but wait (for its writes to be
+   * acknowledged, say) calls `yieldSlot`: another key may then run in its slot, while its own key
+   * stays held and the item stays pending until the run resolves.
+   */
   // biome-ignore lint/suspicious/noConfusingVoidType: a worker that never retries returns nothing
-  worker: (item: T) => Promise<RunVerdict | void>;
+  worker: (item: T, yieldSlot: () => void) => Promise<RunVerdict | void>;
   /**
    * Items of one key in different lanes keep no order between them; while an item waits to run
    * again, later items of its lane wait behind it and items of other lanes may run. All items
@@ -128,13 +133,20 @@ export class KeyScheduler<T> {
   }
 
   async #run(key: string, entry: Entry<T>): Promise<void> {
+    let holdsSlot = true;
+    const yieldSlot = () => {
+      if (!holdsSlot) return;
+      holdsSlot = false;
+      this.#running--;
+      this.#pump();
+    };
     let verdict: RunVerdict;
     try {
-      verdict = (await this.#options.worker(entry.item)) ?? undefined;
+      verdict = (await this.#options.worker(entry.item, yieldSlot)) ?? undefined;
     } catch (error) {
       this.#options.onError(error, entry.item);
     }
-    this.#running--;
+    if (holdsSlot) this.#running--;
     this.#runningKeys.delete(key);
     const queue = this.#queues.get(key) ?? [];
     if (verdict) {

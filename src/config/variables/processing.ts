@@ -11,7 +11,8 @@ export const PROCESSING = [
     group: 'Processing',
     schema: integer({ min: 1, max: 10_000 }),
     default: String(bridge.maxInFlight),
-    description: 'Commands handled at once by this instance (one at a time per bizId).',
+    description:
+      'Commands running at once in this instance (one at a time per bizId); one waiting only for Kafka to acknowledge its end frees its place.',
   },
   {
     name: 'MAX_PENDING',
@@ -19,7 +20,7 @@ export const PROCESSING = [
     schema: integer({ min: 1 }),
     default: String(bridge.maxPending),
     description:
-      'Commands waiting for their turn before fetching pauses; it resumes below half of it.',
+      'Commands queued, running, waiting to retry or for their end to be acknowledged, at which fetching pauses; it resumes below half of it.',
   },
   {
     name: 'RETRY_MAX_ATTEMPTS',
