@@ -15,8 +15,12 @@ const FETCH_MAX_WAIT_MS = 200;
 // heartbeats at least every FETCH_MAX_WAIT_MS, far inside it.
 const SESSION_TIMEOUT_MS = 10_000;
 const HEARTBEAT_INTERVAL_MS = 1_000;
-const MAX_BYTES_PER_PARTITION = 256 * 1024;
-const MAX_BYTES = 4 * 1024 * 1024;
+// A fetch brings about what the bridge can take at once (a few thousand commands): what a full
+// scheduler leaves of a batch is decoded again at the next fetch, and decoding is much of the
+// consumer's CPU. A record larger than this still comes, alone: the broker never returns less
+// than one whole batch.
+const MAX_BYTES_PER_PARTITION = 64 * 1024;
+const MAX_BYTES = 1024 * 1024;
 
 /**
  * A kafkajs consumer in a group, fetching batches with the co-partitioned assigner. Offsets are

@@ -2,7 +2,10 @@
  * Every command type through Kafka: produced on its topic, run against the simulator, its
  * events published keyed by bizId as CloudEvents; and the failure event of each error family.
  */
+import { randomBytes } from 'node:crypto';
+import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
+import { INLINE_FILE_MAX_BYTES } from '../../src/schemas/messages/index.js';
 import {
   APPROVER,
   fileDocument,
@@ -80,6 +83,22 @@ describe('each command type, end to end', () => {
     const ended = await e2e.ended(commandId);
     expect(ended.event.type).toBe('signingbridge.document.added');
     expect(ended.data).toMatchObject({ contractId: record.id, title: 'NDA' });
+  });
+
+  it('when a document arrives inline near the size limit, far more than one fetch takes per partition, then it is still consumed and added', async () => {
+    const { bizId } = await contract({ initiate: false });
+    const doc = await PDFDocument.create();
+    doc.addPage([595, 842]);
+    // Random bytes do not compress: the PDF is as large as its attachment.
+    await doc.attach(randomBytes(INLINE_FILE_MAX_BYTES - 32 * 1024), 'noise.bin');
+    const base64 = Buffer.from(await doc.save()).toString('base64');
+    const commandId = await e2e.send('add-document', {
+      ...meta(bizId),
+      payload: { source: 'file', title: 'Large', fileSuffix: 'pdf', file: { base64 } },
+    });
+    const ended = await e2e.ended(commandId);
+    expect(ended.event.type).toBe('signingbridge.document.added');
+    expect((await e2e.sim.admin.contract({ bizId })).documents).toHaveLength(2);
   });
 
   it('when initiate runs, then contract.initiated ends it', async () => {
