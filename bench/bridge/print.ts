@@ -118,6 +118,8 @@ export function print(r: Results): void {
       `${s.partitions} partitions, ${n(s.bizIds)} contracts' bizIds + new ones; simulator latency ${s.latencyMs} ms; ` +
       `${s.connections} connections; no rate limit`,
   );
+  const extra = s.bridgeFlags.length > 0 ? `, then ${s.bridgeFlags.join(' ')}` : '';
+  out(`bridge node options: ${s.bridgeNodeOptions} (its image's NODE_OPTIONS)${extra}`);
   out(
     `machine: ${m.nproc} CPUs (${m.cpuModel}), node ${m.node}, load average at start ${m.loadAverageAtStart.join(' ')}`,
   );

@@ -4,6 +4,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
+import { IMAGE_NODE_OPTIONS } from '../support/image-node-options.js';
 import type { DrainResult } from './drain-run.js';
 import type { Options } from './options.js';
 import { round } from './stats.js';
@@ -16,7 +17,12 @@ export const RESULTS = new URL('../results/bridge.json', import.meta.url);
 export interface Results {
   readonly date: string;
   readonly machine: ReturnType<typeof machine>;
-  readonly settings: Options & { readonly mix: string; readonly partitions: number };
+  readonly settings: Options & {
+    readonly mix: string;
+    readonly partitions: number;
+    /** The image's, which the bridge runs with (--bridge-flags come after them). */
+    readonly bridgeNodeOptions: string;
+  };
   readonly throughput: {
     readonly bridge: ThroughputResult;
     readonly baseline: ThroughputResult | undefined;
@@ -51,7 +57,12 @@ export function results(
   return {
     date: new Date().toISOString(),
     machine: parts.machine,
-    settings: { ...options, mix: describeMix(THROUGHPUT_MIX), partitions },
+    settings: {
+      ...options,
+      mix: describeMix(THROUGHPUT_MIX),
+      partitions,
+      bridgeNodeOptions: IMAGE_NODE_OPTIONS,
+    },
     throughput: { bridge, baseline, ratio },
     drain,
     verdicts: [...throughputVerdicts(bridge, baseline), ...(drain ? drainVerdicts(drain) : [])],

@@ -1,9 +1,10 @@
 /**
  * The two things measured, each started in a child process of its own so that its CPU time and
- * memory are its own: the bridge (`signing-bridge run`, configured by environment variables as
- * in production) and the naive baseline (baseline/naive-consumer.ts), compiled or under tsx.
+ * memory are its own: the bridge (`signing-bridge run`, configured by environment variables and
+ * with the image's NODE_OPTIONS, as in production) and the naive baseline (baseline/naive-consumer.ts), compiled or under tsx.
  */
 import { NodeChild } from '../support/child-process.js';
+import { IMAGE_NODE_OPTIONS } from '../support/image-node-options.js';
 import type { Entries } from './build.js';
 import { APP } from './contracts-setup.js';
 import { PARTITIONS } from './kafka-io.js';
@@ -58,6 +59,7 @@ export const BRIDGE: Subject = {
       args: [context.entries.bridge, 'run'],
       echo: echoProblems,
       env: {
+        NODE_OPTIONS: IMAGE_NODE_OPTIONS,
         KAFKA_BROKERS: context.brokers.join(','),
         KAFKA_CLIENT_ID: 'bench-bridge',
         KAFKA_GROUP_ID: `${context.topicPrefix}bridge`,

@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { nodeOptionsOf } from '../../bench/support/image-node-options.js';
 import { CONFIG, type Variable } from '../../src/config/index.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -100,6 +101,13 @@ describe('Dockerfile', () => {
     expect(args(runtime, 'ENV')).toContain('NODE_ENV=production');
   });
 
+  it('at runtime, limits the V8 heap in NODE_OPTIONS, which the benchmark runs the bridge with', () => {
+    const env = args(runtime, 'ENV');
+    expect(env).toContain('NODE_OPTIONS="--max-old-space-size=160"');
+    expect(nodeOptionsOf(read('Dockerfile'))).toBe('--max-old-space-size=160');
+    expect(() => nodeOptionsOf('FROM node:20\nENV NODE_ENV=production\n')).toThrow(/NODE_OPTIONS/);
+  });
+
   it('at runtime, has the compiled code, the fixtures and the manifest, and nothing else', () => {
     const copies = args(runtime, 'COPY').sort();
     expect(copies).toEqual([
@@ -187,7 +195,8 @@ describe('the chart against CONFIG', () => {
 
   it('sets no variable the service does not know', () => {
     const set = [
-      ...literalEnv,
+      // Node's own, from the chart's nodeOptions.
+      ...literalEnv.filter((name) => name !== 'NODE_OPTIONS'),
       ...Object.keys(values.config),
       ...Object.keys(schema.properties.config.properties),
     ];

@@ -287,6 +287,14 @@ describe('helm chart', () => {
     );
   });
 
+  it('then the image keeps its NODE_OPTIONS unless nodeOptions replaces them', () => {
+    expect(envOf(container(one(minimal, 'Deployment', bridge))).has('NODE_OPTIONS')).toBe(false);
+    const options = '--max-old-space-size=400';
+    const raised = render([MINIMAL], ['--set-string', `nodeOptions=${options}`]);
+    const env = envOf(container(one(raised, 'Deployment', bridge)));
+    expect(env.get('NODE_OPTIONS')?.value).toBe(options);
+  });
+
   it('then the metrics Service and the disruption budget select the bridge pods', () => {
     const podLabels = one(minimal, 'Deployment', bridge).spec.template?.metadata.labels ?? {};
     const service = one(minimal, 'Service', bridge);
