@@ -11,7 +11,8 @@ a backlog under the platform's rate limit. Results: stdout and bench/results/bri
                          baseline drains ~150/s, and throughput is a rate)
   --biz-ids N            contracts remind and approve address (default 3000)
   --latency-ms N         simulator latency added to every call (default 50)
-  --connections N        keep-alive connections to the platform, both subjects (default 256)
+  --connections N        keep-alive connections to the platform, both subjects, and the
+                         bridge's MAX_IN_FLIGHT (default 512)
   --paced-seconds S      after the backlog, commands at a steady rate for S s to measure
                          latency without queueing; 0 skips it (default 10)
   --paced-share R        that rate, as a share of the subject's own throughput (default 0.5)
@@ -23,8 +24,8 @@ a backlog under the platform's rate limit. Results: stdout and bench/results/bri
   --drain-seconds S      length of the measured window (default 120)
   --cpu-prof             write the subjects' V8 CPU profiles to bench/results/profiles/
   --tsx                  run the subjects from source under tsx, not compiled by tsc
-  --bridge-flags=F       node flags for the bridge only, e.g. --bridge-flags=--max-old-space-size=96
-  --bridge-env K=V,...   more environment for the bridge, e.g. MAX_IN_FLIGHT=512
+  --bridge-flags=F       node flags for the bridge only, e.g. --bridge-flags=--max-old-space-size=128
+  --bridge-env K=V,...   more environment for the bridge, e.g. MAX_PENDING=4000
   -h, --help             show this help
 `;
 
@@ -61,7 +62,7 @@ export function parseOptions(argv: string[]): Options | 'help' {
       'baseline-commands': number,
       'biz-ids': { ...number, default: '3000' },
       'latency-ms': { ...number, default: '50' },
-      connections: { ...number, default: '256' },
+      connections: { ...number, default: '512' },
       'paced-seconds': { ...number, default: '10' },
       'paced-share': { ...number, default: '0.5' },
       'skip-baseline': flag,

@@ -116,7 +116,7 @@ export function print(r: Results): void {
   out(
     `bridge vs naive baseline: ${n(s.commands)} commands (baseline ${n(s.baselineCommands)}), ${s.mix}; ` +
       `${s.partitions} partitions, ${n(s.bizIds)} contracts' bizIds + new ones; simulator latency ${s.latencyMs} ms; ` +
-      `${s.connections} connections; no rate limit`,
+      `${s.connections} connections and, in the bridge, commands at once; no rate limit`,
   );
   const extra = s.bridgeFlags.length > 0 ? `, then ${s.bridgeFlags.join(' ')}` : '';
   out(`bridge node options: ${s.bridgeNodeOptions} (its image's NODE_OPTIONS)${extra}`);

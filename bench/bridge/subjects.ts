@@ -17,7 +17,10 @@ export interface SubjectContext {
   readonly simulatorUrl: string;
   /** Topics of this run: `<prefix>commands.<type>`, `<prefix>events`, ... */
   readonly topicPrefix: string;
-  /** Keep-alive connections to the platform (the same for both subjects). */
+  /**
+   * Keep-alive connections to the platform (the same for both subjects), and the bridge's
+   * commands at once: with fewer connections than commands, commands wait for a connection.
+   */
   readonly connections: number;
   /** Platform requests per second; 0 = unlimited. */
   readonly requestsPerSecond: number;
@@ -70,6 +73,7 @@ export const BRIDGE: Subject = {
         SIGNING_APP_SECRET: APP.appSecret,
         SIGNING_RPS: String(context.requestsPerSecond),
         SIGNING_CONNECTIONS: String(context.connections),
+        MAX_IN_FLIGHT: String(context.connections),
         SHUTDOWN_DEADLINE_MS: '5000',
         HTTP_PORT: String(context.metricsPort),
         HTTP_HOST: '127.0.0.1',
