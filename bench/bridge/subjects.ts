@@ -1,7 +1,8 @@
 /**
  * The two things measured, each started in a child process of its own so that its CPU time and
  * memory are its own: the bridge (`signing-bridge run`, configured by environment variables and
- * with the image's NODE_OPTIONS, as in production) and the naive baseline (baseline/naive-consumer.ts), compiled or under tsx.
+ * with the image's NODE_OPTIONS, as in production) and the naive baseline
+ * (baseline/naive-consumer.ts), compiled or under tsx.
  */
 import { NodeChild } from '../support/child-process.js';
 import { IMAGE_NODE_OPTIONS } from '../support/image-node-options.js';
