@@ -153,9 +153,31 @@ export class CommandInvalid extends SigningBridgeError<{
   partition: number;
   offset: string;
   reason: 'not-json' | 'schema' | 'key';
+  /** The first few issues; `fieldsOmitted` counts the others. */
   fields: InvalidField[];
+  fieldsOmitted: number;
 }> {
   readonly code = 'SB_ERR_COMMAND_INVALID';
+  readonly retryable = false;
+}
+
+/**
+ * A command record is over one of the limits checked before it is decoded or validated (its key,
+ * value or headers too large, its JSON too deep or with too long an array). It is rejected like
+ * an invalid command; the limit is named so the producer can be fixed.
+ */
+export class CommandLimitExceeded extends SigningBridgeError<{
+  topic: string;
+  partition: number;
+  offset: string;
+  /** The configuration variable that sets the limit. */
+  limit: string;
+  max: number;
+  actual: number;
+  /** Where in the JSON value, for a limit on its structure. */
+  path?: string | undefined;
+}> {
+  readonly code = 'SB_ERR_COMMAND_LIMIT_EXCEEDED';
   readonly retryable = false;
 }
 

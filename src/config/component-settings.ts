@@ -75,6 +75,20 @@ export function bridgeSettings(config: Config): BridgeSettings {
     groupId: config.KAFKA_GROUP_ID,
     maxInFlight: config.MAX_IN_FLIGHT,
     maxPending: config.MAX_PENDING,
+    maxPendingBytes: config.MAX_PENDING_BYTES,
+    limits: {
+      record: {
+        maxKeyBytes: config.RECORD_MAX_KEY_BYTES,
+        maxValueBytes: config.RECORD_MAX_VALUE_BYTES,
+        maxHeaders: config.RECORD_MAX_HEADERS,
+        maxHeaderBytes: config.RECORD_MAX_HEADER_BYTES,
+      },
+      json: {
+        maxDepth: config.COMMAND_MAX_DEPTH,
+        maxArrayItems: config.COMMAND_MAX_ARRAY_ITEMS,
+        maxNodes: config.COMMAND_MAX_NODES,
+      },
+    },
     retry: {
       maxAttempts: config.RETRY_MAX_ATTEMPTS,
       maxElapsedMs: config.RETRY_MAX_ELAPSED_MS,

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { Variable } from './variable.js';
 import { FILES } from './variables/files.js';
 import { KAFKA, TOPICS } from './variables/kafka.js';
+import { LIMITS } from './variables/limits.js';
 import { OBSERVABILITY } from './variables/observability.js';
 import { PLATFORM } from './variables/platform.js';
 import { BREAKER, PROCESSING } from './variables/processing.js';
@@ -15,6 +16,7 @@ export const CONFIG = [
   ...TOPICS,
   ...PLATFORM,
   ...PROCESSING,
+  ...LIMITS,
   ...BREAKER,
   ...FILES,
   ...OBSERVABILITY,

@@ -6,6 +6,7 @@ export const GROUPS = [
   'Topics',
   'Signing platform',
   'Processing',
+  'Limits',
   'Circuit breaker',
   'Files',
   'Observability',

@@ -84,6 +84,7 @@ function fakeKafka(
     topicPartitions: 1,
     admin: async () => ({
       ensureTopics: async (specs) => new Map(specs.map((spec) => [spec.topic, 1])),
+      maxMessageBytes: async (topics) => new Map(topics.map((topic) => [topic, 1_048_588])),
       disconnect: async () => {},
     }),
     consumer: () => consumer,

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { TopicsNotCoPartitioned } from '../errors.js';
 import type { GroupConsumer, RecordProducer, TopicSpec } from '../kafka/index.js';
 import { settlesWithin } from './deadline.js';
-import { createEngine, type Engine } from './engine.js';
+import { createEngine, type Engine, type WriteLimits } from './engine.js';
 import { type BridgeOptions, checkSettings } from './settings.js';
 
 export class Bridge {
@@ -71,7 +71,7 @@ export class Bridge {
     // It may be interrupted while nothing awaits it.
     interrupted.catch(() => {});
     const step = <T>(work: Promise<T>) => Promise.race([work, interrupted]);
-    await step(this.#ensureTopics());
+    const writeLimits = await step(this.#ensureTopics());
     // Exactly-once: each outbox flush is one transaction. The id is this process's own: a
     // restarted instance is a new one, and ownership markers, not fencing, hand work over.
     const transactionalId =
@@ -88,7 +88,7 @@ export class Bridge {
     this.#io = { consumer, producer };
     const engine = createEngine(
       this.#options,
-      { consumer, producer, instance: this.#instance },
+      { consumer, producer, instance: this.#instance, writeLimits },
       (error) => {
         log.error({ err: error }, 'the ledger refuses this instance; it cannot run');
         this.#fail(error);
@@ -190,8 +190,11 @@ export class Bridge {
     await this.#io?.producer.disconnect().catch(() => {});
   }
 
-  /** Command topics and the ledger must share one partition count; creates what is missing. */
-  async #ensureTopics(): Promise<void> {
+  /**
+   * Command topics and the ledger must share one partition count; creates what is missing.
+   * Returns what the topics the bridge writes take (their max.message.bytes).
+   */
+  async #ensureTopics(): Promise<WriteLimits> {
     const { kafka, topics } = this.#options;
     const spec = (topic: string, compacted = false): TopicSpec => ({
       topic,
@@ -214,6 +217,14 @@ export class Bridge {
           { details: { partitions } },
         );
       }
+      const written = [topics.events, topics.deadLetter, topics.ledger];
+      const limits = await admin.maxMessageBytes(written);
+      const of = (topic: string) => limits.get(topic) ?? Number.POSITIVE_INFINITY;
+      return {
+        events: of(topics.events),
+        deadLetter: of(topics.deadLetter),
+        ledger: of(topics.ledger),
+      };
     } finally {
       await admin.disconnect();
     }

@@ -5,7 +5,7 @@
  * order of writes, so Kafka ends with the same last entry per bizId (docs/design.md, "The outbox").
  */
 import type { Logger } from 'pino';
-import type { CommandInvalid } from '../errors.js';
+import type { CommandInvalid, CommandLimitExceeded } from '../errors.js';
 import type { PendingEvent, StepRecord } from '../handlers/types.js';
 import type { InboundRecord, OutboundRecord } from '../kafka/index.js';
 import {
@@ -15,7 +15,15 @@ import {
   withCommandEnded,
   withStep,
 } from '../ledger/index.js';
-import { deadLetterRecord, encodeEvent, type Outbox, rejectedEvent } from '../producers/index.js';
+import {
+  type DeadLetterLimits,
+  deadLetterRecord,
+  encodeEvent,
+  excerpt,
+  ID_EXCERPT_MAX_CHARS,
+  type Outbox,
+  rejectedEvent,
+} from '../producers/index.js';
 import type { Command, TopicNames } from '../schemas/messages/index.js';
 import type { Job } from './job.js';
 import type { Lease } from './lease.js';
@@ -27,6 +35,7 @@ export interface PublisherOptions {
   readonly source: string;
   /** Ended commands remembered per bizId. */
   readonly keep: number;
+  readonly deadLetter: DeadLetterLimits;
   readonly log: Logger;
 }
 
@@ -89,30 +98,36 @@ export class CommandPublisher {
   async reject(
     job: Job,
     rejection: {
-      error: CommandInvalid;
+      error: CommandInvalid | CommandLimitExceeded;
       commandId?: string | undefined;
       bizId?: string | undefined;
     },
     lease: Lease,
+    { deadLetter: withDeadLetter = true } = {},
   ): Promise<void> {
     const { error, commandId, bizId } = rejection;
     const { topic, partition, offset } = job.record;
     const ref = { commandId, bizId, commandType: job.type };
+    // What a broken record holds may be of any length: the event carries bounded excerpts.
+    const subject = bizId ?? (job.record.key ? job.key : undefined);
     const event = encodeEvent(rejectedEvent(ref, error, { topic, partition, offset }), {
       topic: this.#options.topics.events,
       source: this.#options.source,
-      bizId: bizId ?? (job.record.key ? job.key : undefined),
-      commandId: commandId ?? `${topic}/${partition}/${offset}`,
+      bizId: subject === undefined ? undefined : excerpt(subject, ID_EXCERPT_MAX_CHARS),
+      commandId: excerpt(commandId ?? `${topic}/${partition}/${offset}`, ID_EXCERPT_MAX_CHARS),
     });
-    const deadLetter = deadLetterRecord(job.record, error, this.#options.topics.deadLetter);
+    const { deadLetter: limits, topics } = this.#options;
+    const records = withDeadLetter
+      ? [deadLetterRecord(job.record, error, topics.deadLetter, limits), event]
+      : [event];
     if (job.record.key === null) {
       lease.assertWritable();
-      await this.#options.outbox.write([deadLetter, event]);
+      await this.#options.outbox.write(records);
       return;
     }
     const token = rejectionToken(job.record);
     const next = withCommandEnded(this.entry(job), token, this.#options.keep);
-    await this.#write(job, next, [deadLetter, event], lease);
+    await this.#write(job, next, records, lease);
   }
 
   /** @throws PartitionReleased, before writing, once the lease is revoked. */

@@ -55,11 +55,18 @@ function runnerWithPendingHandler(sink: () => Promise<void> = async () => {}) {
         sink,
         lingerMs: 0,
         maxRecords: 10,
+        maxBatchBytes: 1_000_000,
         retry: { initialDelayMs: 1, maxDelayMs: 1, multiplier: 1 },
       }),
       topics,
       source: 'test',
       keep: 10,
+      deadLetter: {
+        maxRecordBytes: 1_048_588,
+        maxKeyBytes: 1_024,
+        maxHeaders: 64,
+        maxHeaderBytes: 16_384,
+      },
       log,
     }),
     leaseOf: () => lease,
@@ -98,7 +105,7 @@ describe('CommandRunner', () => {
 
   it('when a run asks to retry while its partition is active, then it asks for another run later', async () => {
     const { runner, handlerStarted, end } = runnerWithPendingHandler();
-    const verdict = runner.run(newJob(remindRecord(0), 'remind'), () => {});
+    const verdict = runner.run(newJob(remindRecord(0), 'remind', 1_024), () => {});
     await vi.waitFor(() => expect(handlerStarted).toHaveBeenCalled());
     end(transient);
     await expect(verdict).resolves.toEqual({ retryInMs: expect.any(Number) });
@@ -110,7 +117,7 @@ describe('CommandRunner', () => {
       () => new Promise<void>((resolve) => (acknowledge = resolve)),
     );
     const yieldSlot = vi.fn();
-    const verdict = runner.run(newJob(remindRecord(0), 'remind'), yieldSlot);
+    const verdict = runner.run(newJob(remindRecord(0), 'remind', 1_024), yieldSlot);
     await vi.waitFor(() => expect(handlerStarted).toHaveBeenCalled());
     end({ kind: 'completed', event: reminderSent });
     await vi.waitFor(() => expect(yieldSlot).toHaveBeenCalledOnce());
@@ -132,7 +139,7 @@ describe('CommandRunner', () => {
         throw error;
       },
     });
-    scheduler.push('biz-1', newJob(remindRecord(0), 'remind'));
+    scheduler.push('biz-1', newJob(remindRecord(0), 'remind', 1_024));
     await vi.advanceTimersByTimeAsync(0);
     expect(handlerStarted).toHaveBeenCalledOnce();
     lease.release();

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import {
   EventInvalid,
   HandlerThrew,
+  KafkaWriteFailed,
   OutboxClosed,
   PartitionReleased,
   PlatformRejected,
@@ -74,10 +75,10 @@ export class CommandRunner {
     // Not ours any more: left unfinished for the next owner.
     if (!lease?.canStart) return undefined;
     job.firstRunAt ??= Date.now();
-    job.decoded ??= decodeCommand(job.record, job.type);
+    job.decoded ??= decodeCommand(job.record, job.type, this.#options.settings.limits);
     const { publisher } = this.#options;
     if (!job.decoded.ok) {
-      if (!publisher.wasRejected(job)) await publisher.reject(job, job.decoded, lease);
+      if (!publisher.wasRejected(job)) await this.#reject(job, job.decoded, lease);
       return this.#finished(job, 'rejected');
     }
     const { command } = job.decoded;
@@ -163,13 +164,49 @@ export class CommandRunner {
       yieldSlot();
       await acknowledged;
     } catch (error) {
-      if (!(error instanceof EventInvalid)) throw error;
-      // The handler's result event is broken: the command still ends, with a failure.
-      this.#options.log.error({ err: error, commandId: command.commandId }, 'result event invalid');
-      await this.#options.publisher.end(job, command, failedEvent(ref, event.step, error), lease);
+      if (!(error instanceof EventInvalid || isRefusedForGood(error))) throw error;
+      // The ending could not be published (a result event breaking its schema, a record Kafka
+      // refused): the command still ends, with a failure that says why.
+      this.#options.log.error({ err: error, commandId: command.commandId }, 'ending not written');
+      await this.#endWithFailure(job, command, failedEvent(ref, event.step, error), lease);
       return this.#finished(job, 'failed');
     }
     return this.#finished(job, ending);
+  }
+
+  /**
+   * The last resort of a command whose ending Kafka refused: if even its small failure event is
+   * refused (the events topic not writable, say), the offset still finishes rather than stop the
+   * partition for good; the log says so.
+   */
+  async #endWithFailure(job: Job, command: Command, event: PendingEvent, lease: Lease) {
+    try {
+      await this.#options.publisher.end(job, command, event, lease);
+    } catch (error) {
+      if (!isRefusedForGood(error)) throw error;
+      const { commandId } = command;
+      this.#options.log.error({ err: error, commandId }, 'failure event not written; command ends');
+    }
+  }
+
+  /** Dead letter and rejected event; without the dead letter when Kafka refuses it for good. */
+  async #reject(
+    job: Job,
+    decoded: Exclude<Job['decoded'], { ok: true } | undefined>,
+    lease: Lease,
+  ) {
+    const { publisher, log } = this.#options;
+    try {
+      await publisher.reject(job, decoded, lease);
+    } catch (error) {
+      if (!isRefusedForGood(error)) throw error;
+      const { topic, partition, offset } = job.record;
+      log.error({ err: error, topic, partition, offset }, 'dead letter not written');
+      await publisher.reject(job, decoded, lease, { deadLetter: false }).catch((again: unknown) => {
+        if (!isRefusedForGood(again)) throw again;
+        log.error({ err: again, topic, partition, offset }, 'rejection not written; record ends');
+      });
+    }
   }
 
   #finished(job: Job, outcome: CommandEnding): undefined {
@@ -197,6 +234,10 @@ function endingEvent(
     case 'precondition-timed-out':
       return preconditionTimedOutEvent(ref, decision.step, decision.waitedMs, decision.error);
   }
+}
+
+function isRefusedForGood(error: unknown): error is KafkaWriteFailed {
+  return error instanceof KafkaWriteFailed && !error.retryable;
 }
 
 /**

@@ -3,7 +3,7 @@
  * publisher → outbox, with ownership, the fetch gate, offsets and the circuit breaker around.
  */
 import type { Logger } from 'pino';
-import type { GroupConsumer, RecordProducer } from '../kafka/index.js';
+import { BATCH_OVERHEAD_BYTES, type GroupConsumer, type RecordProducer } from '../kafka/index.js';
 import { Ledger } from '../ledger/index.js';
 import { Outbox } from '../producers/index.js';
 import type { CommandType } from '../schemas/messages/index.js';
@@ -26,6 +26,13 @@ const OUTBOX_MAX_RECORDS = 500;
 // kafkajs has already retried for up to 30 s when a send fails; then look again every few seconds.
 const OUTBOX_RETRY = { initialDelayMs: 500, maxDelayMs: 5_000, multiplier: 2 };
 
+/** The max.message.bytes of each topic the bridge writes, as the broker says. */
+export interface WriteLimits {
+  readonly events: number;
+  readonly deadLetter: number;
+  readonly ledger: number;
+}
+
 export interface Engine {
   readonly intake: Intake;
   readonly ownership: Ownership;
@@ -39,7 +46,12 @@ export interface Engine {
 /** `fail`: the bridge cannot go on (its ledger refuses it). */
 export function createEngine(
   options: BridgeOptions,
-  io: { consumer: GroupConsumer; producer: RecordProducer; instance: string },
+  io: {
+    consumer: GroupConsumer;
+    producer: RecordProducer;
+    instance: string;
+    writeLimits: WriteLimits;
+  },
   fail: (error: Error) => void,
 ): Engine {
   const { topics, settings, handlers } = options;
@@ -53,6 +65,7 @@ export function createEngine(
     sink: (records) => io.producer.send(records),
     lingerMs: OUTBOX_LINGER_MS,
     maxRecords: OUTBOX_MAX_RECORDS,
+    maxBatchBytes: Math.min(...Object.values(io.writeLimits)) - BATCH_OVERHEAD_BYTES,
     retry: OUTBOX_RETRY,
     compactedTopics: new Set([topics.ledger]),
     onSendFailed: (error, attempt, delayMs) => {
@@ -69,6 +82,12 @@ export function createEngine(
     topics,
     source: settings.source,
     keep: settings.ledgerCommandsPerBizId,
+    deadLetter: {
+      maxRecordBytes: io.writeLimits.deadLetter,
+      maxKeyBytes: settings.limits.record.maxKeyBytes,
+      maxHeaders: settings.limits.record.maxHeaders,
+      maxHeaderBytes: settings.limits.record.maxHeaderBytes,
+    },
     log,
   });
   let gate: FetchGate | undefined;
@@ -100,6 +119,8 @@ export function createEngine(
     lane: (job) => job.type,
     maxInFlight: settings.maxInFlight,
     maxPending: settings.maxPending,
+    size: (job) => job.bytes,
+    maxPendingSize: settings.maxPendingBytes,
     onError: (error, job) => {
       const { topic, partition, offset } = job.record;
       log.error({ err: error, topic, partition, offset }, 'command run failed unexpectedly');
@@ -111,7 +132,7 @@ export function createEngine(
     ownership,
     gate,
     typeOf,
-    maxPending: settings.maxPending,
+    maxKeyBytes: settings.limits.record.maxKeyBytes,
     observer,
   });
   return { intake, ownership, gate, scheduler, committer, breaker, outbox };

@@ -14,15 +14,17 @@ export interface IntakeOptions {
   readonly gate: FetchGate;
   /** The command type of each command topic; other topics are the ledger's. */
   readonly typeOf: ReadonlyMap<string, CommandType>;
-  readonly maxPending: number;
+  /** Keys over this many bytes are scheduled by an excerpt: their records are rejected. */
+  readonly maxKeyBytes: number;
   readonly observer: BridgeObserver;
 }
 
 /**
  * Hands fetched command records to the scheduler, keyed by bizId, and returns at once: the
- * next fetch waits for this, so nothing slow happens here. When the scheduler is full it takes
- * only part of a batch (the rest is fetched again later) and holds fetching back until half of
- * the backlog is done.
+ * next fetch waits for this, so nothing slow happens here (a record's limits are checked when
+ * it runs, before it is decoded). When the scheduler is full (MAX_PENDING commands or
+ * MAX_PENDING_BYTES of records) it takes only part of a batch (the rest is fetched again later)
+ * and holds fetching back until less than half of each is pending.
  */
 export class Intake {
   readonly #options: IntakeOptions;
@@ -49,7 +51,7 @@ export class Intake {
       // false for a record already in hand: a rebalance moves the fetch position back to
       // the last commit, and the partition stayed here.
       if (tracker.track(record.topic, record.partition, record.offset)) {
-        const job = newJob(record, type);
+        const job = newJob(record, type, this.#options.maxKeyBytes);
         scheduler.push(job.key, job);
       }
       taken = record.offset;
@@ -58,10 +60,10 @@ export class Intake {
   }
 
   #holdBack(): void {
-    const { gate, scheduler, maxPending, observer } = this.#options;
+    const { gate, scheduler, observer } = this.#options;
     if (!gate.hold('backpressure', true)) return;
     observer.consumptionPaused?.(true, 'backpressure');
-    void scheduler.whenBelow(Math.ceil(maxPending / 2)).then(() => {
+    void scheduler.whenRelieved().then(() => {
       gate.hold('backpressure', false);
       observer.consumptionPaused?.(false, 'backpressure');
     });

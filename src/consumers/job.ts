@@ -1,14 +1,21 @@
 import type { InboundRecord } from '../kafka/index.js';
+import { bytesExcerpt, ID_EXCERPT_MAX_CHARS } from '../producers/index.js';
 import type { CommandType } from '../schemas/messages/index.js';
 import type { DecodedCommand } from './command-decoding.js';
+import { recordBytes } from './record-limits.js';
 import { NO_HISTORY, type RunHistory } from './retry-decision.js';
 
 /** One command record from fetch to its end, across all of its runs. */
 export interface Job {
   readonly record: InboundRecord;
   readonly type: CommandType;
-  /** The record key as text: the bizId of a valid command, and the scheduling key. */
+  /**
+   * The record key as text: the bizId of a valid command, and the scheduling key. A key over
+   * the input limit (its record is rejected) stands as a bounded excerpt.
+   */
   readonly key: string;
+  /** What the record holds in memory, counted against MAX_PENDING_BYTES. */
+  readonly bytes: number;
   decoded?: DecodedCommand;
   history: RunHistory;
   /** Runs of its handler so far (none for a rejected record or a replay). */
@@ -16,6 +23,18 @@ export interface Job {
   firstRunAt?: number;
 }
 
-export function newJob(record: InboundRecord, type: CommandType): Job {
-  return { record, type, key: record.key?.toString() ?? '', history: NO_HISTORY, runs: 0 };
+export function newJob(record: InboundRecord, type: CommandType, maxKeyBytes: number): Job {
+  return {
+    record,
+    type,
+    key: keyText(record.key, maxKeyBytes),
+    bytes: recordBytes(record),
+    history: NO_HISTORY,
+    runs: 0,
+  };
+}
+
+function keyText(key: Buffer | null, maxKeyBytes: number): string {
+  if (key === null) return '';
+  return key.length <= maxKeyBytes ? key.toString() : bytesExcerpt(key, ID_EXCERPT_MAX_CHARS);
 }

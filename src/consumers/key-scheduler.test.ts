@@ -88,16 +88,33 @@ describe('KeyScheduler', () => {
     expect(keys.isSaturated()).toBe(false);
   });
 
-  it('when pending drops below the threshold, then whenBelow resolves', async () => {
+  it('when pending drops below half of maxPending, then whenRelieved resolves', async () => {
     const { worker, finish } = controlledWorker();
-    const keys = scheduler({ worker });
+    const keys = scheduler({ worker, maxPending: 4 });
     for (const seq of [1, 2, 3]) keys.push(`k${seq}`, { key: `k${seq}`, seq });
-    const below = vi.fn();
-    void keys.whenBelow(2).then(below);
+    const relieved = vi.fn();
+    void keys.whenRelieved().then(relieved);
     await finish();
-    expect(below).not.toHaveBeenCalled();
+    expect(relieved).not.toHaveBeenCalled();
     await finish();
-    expect(below).toHaveBeenCalledOnce();
+    expect(relieved).toHaveBeenCalledOnce();
+  });
+
+  it('when the pending items reach maxPendingSize, then it is saturated until less than half of that size is pending', async () => {
+    const { worker, finish } = controlledWorker();
+    const keys = scheduler({ worker, size: (item) => item.seq, maxPendingSize: 10 });
+    keys.push('a', { key: 'a', seq: 4 });
+    keys.push('b', { key: 'b', seq: 5 });
+    expect(keys.isSaturated()).toBe(false);
+    keys.push('c', { key: 'c', seq: 1 });
+    expect(keys.isSaturated()).toBe(true);
+    const relieved = vi.fn();
+    void keys.whenRelieved().then(relieved);
+    await finish(0);
+    expect(keys.isSaturated()).toBe(false);
+    expect(relieved).not.toHaveBeenCalled();
+    await finish(0);
+    expect(relieved).toHaveBeenCalledOnce();
   });
 
   it('when nothing is pending, then idle resolves at once; otherwise once all items finish', async () => {

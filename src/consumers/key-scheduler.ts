@@ -19,18 +19,26 @@ export interface KeySchedulerOptions<T> {
   maxInFlight: number;
   /** The pending count at which isSaturated() turns true, i.e. the consumer pauses fetching. */
   maxPending: number;
+  /**
+   * The size of an item (the bytes of a record, say) and the pending size at which isSaturated()
+   * turns true too. Without them only items are counted.
+   */
+  size?: (item: T) => number;
+  maxPendingSize?: number;
   /** A safety net: the worker is expected to handle its own errors. */
   onError: (error: unknown, item: T) => void;
 }
 
 interface Waiter {
-  threshold: number;
+  /** Whether the waiter's condition holds now. */
+  due: () => boolean;
   resolve: () => void;
 }
 
 interface Entry<T> {
   readonly item: T;
   readonly lane: string;
+  readonly size: number;
   /** Set while the item waits out its retry delay. */
   timer?: NodeJS.Timeout | undefined;
 }
@@ -50,6 +58,7 @@ export class KeyScheduler<T> {
   readonly #ready = new Set<string>();
   #running = 0;
   #pending = 0;
+  #pendingSize = 0;
   #waiters: Waiter[] = [];
 
   constructor(options: KeySchedulerOptions<T>) {
@@ -69,12 +78,15 @@ export class KeyScheduler<T> {
   }
 
   isSaturated(): boolean {
-    return this.#pending >= this.#options.maxPending;
+    const { maxPending, maxPendingSize = Number.POSITIVE_INFINITY } = this.#options;
+    return this.#pending >= maxPending || this.#pendingSize >= maxPendingSize;
   }
 
   push(key: string, item: T): void {
+    const size = this.#options.size?.(item) ?? 0;
     this.#pending++;
-    const entry: Entry<T> = { item, lane: this.#options.lane?.(item) ?? '' };
+    this.#pendingSize += size;
+    const entry: Entry<T> = { item, lane: this.#options.lane?.(item) ?? '', size };
     const queue = this.#queues.get(key);
     if (queue) queue.push(entry);
     else this.#queues.set(key, [entry]);
@@ -82,15 +94,22 @@ export class KeyScheduler<T> {
     this.#pump();
   }
 
-  /** Resolves once fewer than `threshold` items are pending (at once if that is already so). */
-  whenBelow(threshold: number): Promise<void> {
-    if (this.#pending < threshold) return Promise.resolve();
-    return new Promise((resolve) => this.#waiters.push({ threshold, resolve }));
-  }
-
   /** Resolves when nothing is pending. */
   idle(): Promise<void> {
-    return this.whenBelow(1);
+    return this.#when(() => this.#pending === 0);
+  }
+
+  /** Resolves once less than half of each bound is pending: fetching may resume. */
+  whenRelieved(): Promise<void> {
+    const { maxPending, maxPendingSize = Number.POSITIVE_INFINITY } = this.#options;
+    return this.#when(
+      () => this.#pending < Math.ceil(maxPending / 2) && this.#pendingSize < maxPendingSize / 2,
+    );
+  }
+
+  #when(due: () => boolean): Promise<void> {
+    if (due()) return Promise.resolve();
+    return new Promise((resolve) => this.#waiters.push({ due, resolve }));
   }
 
   /**
@@ -104,6 +123,7 @@ export class KeyScheduler<T> {
         if (!predicate(entry.item, key)) return true;
         clearTimeout(entry.timer);
         dropped.push(entry.item);
+        this.#pendingSize -= entry.size;
         return false;
       });
       this.#queues.set(key, kept);
@@ -157,6 +177,7 @@ export class KeyScheduler<T> {
       }, verdict.retryInMs);
     } else {
       this.#pending--;
+      this.#pendingSize -= entry.size;
     }
     if (queue.length === 0) this.#queues.delete(key);
     else this.#ready.add(key);
@@ -171,8 +192,8 @@ export class KeyScheduler<T> {
   }
 
   #notify(): void {
-    const due = this.#waiters.filter((waiter) => this.#pending < waiter.threshold);
-    this.#waiters = this.#waiters.filter((waiter) => this.#pending >= waiter.threshold);
+    const due = this.#waiters.filter((waiter) => waiter.due());
+    this.#waiters = this.#waiters.filter((waiter) => !due.includes(waiter));
     for (const waiter of due) waiter.resolve();
   }
 }

@@ -5,6 +5,9 @@ import type { KafkaConnection } from '../kafka/index.js';
 import type { BackoffPolicy } from '../retry/backoff.js';
 import type { CommandType, TopicNames } from '../schemas/messages/index.js';
 import type { CircuitBreakerOptions, CircuitState } from './circuit-breaker.js';
+import type { DecodingLimits } from './command-decoding.js';
+import { DEFAULT_JSON_LIMITS } from './json-shape.js';
+import { DEFAULT_RECORD_LIMITS } from './record-limits.js';
 
 export interface BridgeSettings {
   groupId: string;
@@ -12,6 +15,10 @@ export interface BridgeSettings {
   maxInFlight: number;
   /** Fetching pauses at this many commands queued, running or waiting to retry. */
   maxPending: number;
+  /** ...or at this many bytes of their records (keys, values, headers). */
+  maxPendingBytes: number;
+  /** What a command record may hold; checked before it is decoded. */
+  limits: DecodingLimits;
   /** Transient failures. */
   retry: { maxAttempts: number; maxElapsedMs: number; policy: BackoffPolicy };
   /** The contract not found yet. */
@@ -68,6 +75,8 @@ export function defaultBridgeSettings(overrides: Partial<BridgeSettings> = {}): 
     groupId: 'signing-bridge',
     maxInFlight: 256,
     maxPending: 2000,
+    maxPendingBytes: 16 * 1024 * 1024,
+    limits: { record: DEFAULT_RECORD_LIMITS, json: DEFAULT_JSON_LIMITS },
     retry: {
       maxAttempts: 8,
       maxElapsedMs: 5 * 60_000,
@@ -98,6 +107,11 @@ export function checkSettings(settings: BridgeSettings): void {
   const rules: Array<[string, boolean, string]> = [
     ['maxInFlight', settings.maxInFlight >= 1, 'at least 1'],
     ['maxPending', settings.maxPending >= settings.maxInFlight, 'at least maxInFlight'],
+    [
+      'maxPendingBytes',
+      settings.maxPendingBytes >= largestRecord(settings.limits),
+      'at least the largest record admitted (key, value and headers limits together)',
+    ],
     ['retry.maxAttempts', settings.retry.maxAttempts >= 1, 'at least 1'],
     ['commitIntervalMs', settings.commitIntervalMs > 0, 'positive'],
     ['ledgerCommandsPerBizId', settings.ledgerCommandsPerBizId >= 1, 'at least 1'],
@@ -108,4 +122,9 @@ export function checkSettings(settings: BridgeSettings): void {
     const list = variables.map((v) => `${v.path} must be ${v.rule}`).join('; ');
     throw new ConfigInvalid(`bridge settings invalid: ${list}`, { details: { variables } });
   }
+}
+
+/** The most a record within the limits holds: one always fits within maxPendingBytes. */
+export function largestRecord({ record }: DecodingLimits): number {
+  return record.maxKeyBytes + record.maxValueBytes + record.maxHeaderBytes;
 }

@@ -1,5 +1,10 @@
-import type { Kafka } from 'kafkajs';
+import kafkajs, { type Kafka } from 'kafkajs';
 import type { TopicAdmin, TopicSpec } from './types.js';
+
+// Not among the names Node finds in kafkajs' CommonJS exports: read off the module itself.
+const { ConfigResourceTypes } = kafkajs;
+// The broker's default message.max.bytes, should a topic not say.
+const DEFAULT_MAX_MESSAGE_BYTES = 1_048_588;
 
 export async function connectAdmin(kafka: Kafka): Promise<TopicAdmin> {
   const admin = kafka.admin();
@@ -21,6 +26,22 @@ export async function connectAdmin(kafka: Kafka): Promise<TopicAdmin> {
       }
       const { topics } = await admin.fetchTopicMetadata({ topics: specs.map((s) => s.topic) });
       return new Map(topics.map(({ name, partitions }) => [name, partitions.length]));
+    },
+    async maxMessageBytes(topics: readonly string[]) {
+      const { resources } = await admin.describeConfigs({
+        includeSynonyms: false,
+        resources: topics.map((name) => ({
+          type: ConfigResourceTypes.TOPIC,
+          name,
+          configNames: ['max.message.bytes'],
+        })),
+      });
+      return new Map(
+        resources.map(({ resourceName, configEntries }) => {
+          const value = configEntries.find((e) => e.configName === 'max.message.bytes');
+          return [resourceName, Number(value?.configValue ?? DEFAULT_MAX_MESSAGE_BYTES)];
+        }),
+      );
     },
     disconnect: () => admin.disconnect(),
   };

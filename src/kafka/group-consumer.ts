@@ -1,5 +1,6 @@
 import type { Batch, Consumer, Kafka, KafkaMessage } from 'kafkajs';
 import { coPartitionedAssigner, decodeUserData } from './co-partitioned-assigner.js';
+import { DROPPED_HEADERS_KEY, guardHeaderDecoding } from './header-guard.js';
 import type {
   GroupConsumer,
   GroupConsumerHandlers,
@@ -36,6 +37,7 @@ export class KafkajsGroupConsumer implements GroupConsumer {
   #stopped = false;
 
   constructor(kafka: Kafka, { groupId, instanceId }: GroupConsumerOptions) {
+    guardHeaderDecoding();
     this.#instanceId = instanceId;
     this.#consumer = kafka.consumer({
       groupId,
@@ -120,13 +122,15 @@ function mutable({ topic, partitions }: TopicPartitions) {
 }
 
 function toInbound(batch: Batch, message: KafkaMessage): InboundRecord {
-  return {
+  const { [DROPPED_HEADERS_KEY]: dropped, ...headers } = message.headers ?? {};
+  const record = {
     topic: batch.topic,
     partition: batch.partition,
     offset: message.offset,
     key: message.key,
     value: message.value,
-    headers: message.headers ?? {},
+    headers,
     timestamp: message.timestamp,
   };
+  return dropped === undefined ? record : { ...record, droppedHeaders: Number(String(dropped)) };
 }

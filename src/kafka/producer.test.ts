@@ -1,7 +1,7 @@
 import { type Kafka, KafkaJSNumberOfRetriesExceeded, KafkaJSProtocolError } from 'kafkajs';
 import { describe, expect, it, vi } from 'vitest';
 import { KafkaWriteFailed } from '../errors.js';
-import { connectTransactionalProducer } from './producer.js';
+import { connectProducer, connectTransactionalProducer } from './producer.js';
 
 /** kafkajs' Kafka, reduced to a producer whose transaction() does what `begin` says. */
 function kafkaWhoseTransactions(begin: () => Promise<unknown>) {
@@ -65,5 +65,54 @@ describe('transactional producer', () => {
     });
     expect(transaction.abort).toHaveBeenCalledOnce();
     expect(transaction.commit).not.toHaveBeenCalled();
+  });
+});
+
+describe('idempotent producer', () => {
+  /** kafkajs' Kafka whose producers' sends do what `sendBatch` says; each producer numbered. */
+  function kafkaWhoseSends(sendBatch: (producer: number) => Promise<unknown>) {
+    const producers: Array<{ disconnect: ReturnType<typeof vi.fn> }> = [];
+    const kafka = {
+      producer: () => {
+        const index = producers.length;
+        const producer = {
+          connect: vi.fn(async () => {}),
+          disconnect: vi.fn(async () => {}),
+          sendBatch: vi.fn(() => sendBatch(index)),
+        };
+        producers.push(producer);
+        return producer;
+      },
+    } as unknown as Kafka;
+    return { kafka, producers };
+  }
+
+  it("when a send is refused for good, then the next send goes through a new producer: the old one's sequence numbers are unusable", async () => {
+    const { kafka, producers } = kafkaWhoseSends((producer) =>
+      producer === 0 ? Promise.reject(refusedForGood()) : Promise.resolve([]),
+    );
+    const producer = await connectProducer(kafka);
+    await expect(producer.send([record])).rejects.toMatchObject({ details: { permanent: true } });
+    await expect(producer.send([record])).resolves.toBeUndefined();
+    expect(producers).toHaveLength(2);
+    expect(producers[0]?.disconnect).toHaveBeenCalledOnce();
+  });
+
+  it('when a send fails for a reason that may pass, then the same producer is kept', async () => {
+    let calls = 0;
+    const { kafka, producers } = kafkaWhoseSends(() =>
+      calls++ === 0
+        ? Promise.reject(
+            new KafkaJSNumberOfRetriesExceeded(new Error('Connection timeout'), {
+              retryCount: 5,
+              retryTime: 30_000,
+            }),
+          )
+        : Promise.resolve([]),
+    );
+    const producer = await connectProducer(kafka);
+    await expect(producer.send([record])).rejects.toMatchObject({ retryable: true });
+    await expect(producer.send([record])).resolves.toBeUndefined();
+    expect(producers).toHaveLength(1);
   });
 });

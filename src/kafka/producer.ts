@@ -19,50 +19,73 @@ const PRODUCER_CONFIG = {
   createPartitioner: Partitioners.DefaultPartitioner,
 } as const;
 
-export async function connectProducer(kafka: Kafka): Promise<RecordProducer> {
-  const producer = kafka.producer(PRODUCER_CONFIG);
-  await producer.connect();
-  return {
-    async send(records) {
-      if (records.length === 0) return;
-      try {
-        await producer.sendBatch({ topicMessages: byTopic(records) });
-      } catch (error) {
-        throw writeFailed(error);
-      }
-    },
-    disconnect: () => producer.disconnect(),
-  };
+export function connectProducer(kafka: Kafka): Promise<RecordProducer> {
+  return selfHealing(
+    () => kafka.producer(PRODUCER_CONFIG),
+    (producer, records) => producer.sendBatch({ topicMessages: byTopic(records) }).then(() => {}),
+  );
 }
 
-export async function connectTransactionalProducer(
+export function connectTransactionalProducer(
   kafka: Kafka,
   transactionalId: string,
   transactionTimeoutMs: number,
 ): Promise<RecordProducer> {
-  const producer: Producer = kafka.producer({
-    ...PRODUCER_CONFIG,
-    transactionalId,
-    transactionTimeout: transactionTimeoutMs,
-  });
-  await producer.connect();
+  const config = { ...PRODUCER_CONFIG, transactionalId, transactionTimeout: transactionTimeoutMs };
+  return selfHealing(() => kafka.producer(config), sendInTransaction);
+}
+
+async function sendInTransaction(producer: Producer, records: readonly OutboundRecord[]) {
+  let transaction: Transaction | undefined;
+  try {
+    // The first one also initialises the transactional id (fencing any producer that used
+    // it before and aborting its open transaction), so it can be refused for good too: a
+    // transactional id the bridge is not authorised for, say.
+    transaction = await producer.transaction();
+    await transaction.sendBatch({ topicMessages: byTopic(records) });
+    await transaction.commit();
+  } catch (error) {
+    await transaction?.abort().catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * A producer that replaces itself after a send Kafka refused for good. kafkajs counts an
+ * idempotent producer's sequence numbers per partition before a request and takes them back
+ * for every partition of a request that failed, including the partitions the broker did write:
+ * after one refused record (too large, say), every later write to those partitions would fail
+ * with OUT_OF_ORDER_SEQUENCE_NUMBER. A new producer has a new producer id and fresh sequences.
+ * A transactional one keeps its id: the new one fences the old and aborts what it left open.
+ */
+async function selfHealing(
+  create: () => Producer,
+  sendWith: (producer: Producer, records: readonly OutboundRecord[]) => Promise<void>,
+): Promise<RecordProducer> {
+  const open = async () => {
+    const producer = create();
+    await producer.connect();
+    return producer;
+  };
+  let current = await open();
+  let broken = false;
   return {
     async send(records) {
       if (records.length === 0) return;
-      let transaction: Transaction | undefined;
       try {
-        // The first one also initialises the transactional id (fencing any producer that used
-        // it before and aborting its open transaction), so it can be refused for good too: a
-        // transactional id the bridge is not authorised for, say.
-        transaction = await producer.transaction();
-        await transaction.sendBatch({ topicMessages: byTopic(records) });
-        await transaction.commit();
+        if (broken) {
+          await current.disconnect().catch(() => {});
+          current = await open();
+          broken = false;
+        }
+        await sendWith(current, records);
       } catch (error) {
-        await transaction?.abort().catch(() => {});
-        throw writeFailed(error);
+        const failed = writeFailed(error);
+        broken ||= failed.details.permanent;
+        throw failed;
       }
     },
-    disconnect: () => producer.disconnect(),
+    disconnect: () => current.disconnect(),
   };
 }
 

@@ -16,6 +16,8 @@ export interface InboundRecord {
   readonly headers: RecordHeaders;
   /** Milliseconds since the epoch, as a decimal string. */
   readonly timestamp: string;
+  /** Headers past the decoder's bound, not kept (src/kafka/header-guard.ts). */
+  readonly droppedHeaders?: number;
 }
 
 export interface OutboundRecord {
@@ -99,6 +101,8 @@ export interface TopicSpec {
 export interface TopicAdmin {
   /** Creates the missing topics; returns the partition count of every topic asked for. */
   ensureTopics(specs: readonly TopicSpec[]): Promise<Map<string, number>>;
+  /** Each topic's `max.message.bytes`: the largest record batch it takes. */
+  maxMessageBytes(topics: readonly string[]): Promise<Map<string, number>>;
   disconnect(): Promise<void>;
 }
 

@@ -1,9 +1,31 @@
 /**
  * A copy of a command record the bridge could not run, for someone to look at: key, value and
  * headers untouched, plus `dlq-*` headers saying why, where it came from and when.
+ *
+ * The record's own headers are copied when they are within the input limits (count and bytes)
+ * and the consumer kept them all, and its key when it is within its limit; otherwise they are
+ * left out, the key cut to an excerpt (a key is hashed to choose the copy's partition, and
+ * kafkajs' hash takes time quadratic in its length). A copy that would still not fit in the
+ * dead-letter topic (`max.message.bytes`) is cut instead of refused: its key to an excerpt and
+ * its value to what room is left. `dlq-truncated` lists what was left out or cut.
+ * The original stays in its source topic, at the position the headers give, until that topic's
+ * retention.
  */
 import type { SigningBridgeError } from '../errors.js';
-import type { InboundRecord, OutboundRecord } from '../kafka/index.js';
+import {
+  BATCH_OVERHEAD_BYTES,
+  headerStats,
+  type InboundRecord,
+  type OutboundRecord,
+  type RecordHeaders,
+  recordSize,
+} from '../kafka/index.js';
+import {
+  bytesExcerpt,
+  excerpt,
+  ID_EXCERPT_MAX_CHARS,
+  MESSAGE_EXCERPT_MAX_CHARS,
+} from './excerpt.js';
 
 export const DLQ_HEADERS = {
   errorCode: 'dlq-error-code',
@@ -13,27 +35,72 @@ export const DLQ_HEADERS = {
   sourceOffset: 'dlq-source-offset',
   sourceTimestamp: 'dlq-source-timestamp',
   failedAt: 'dlq-failed-at',
+  /** Comma-separated parts of the record that were cut to fit: `headers`, `key`, `value`. */
+  truncated: 'dlq-truncated',
+  /** The size of the original value, when it was cut. */
+  originalValueBytes: 'dlq-original-value-bytes',
 } as const;
+
+export interface DeadLetterLimits {
+  /** The dead-letter topic's max.message.bytes. */
+  readonly maxRecordBytes: number;
+  /** The input limits on a record's key and headers: a key or headers over them are not copied. */
+  readonly maxKeyBytes: number;
+  readonly maxHeaders: number;
+  readonly maxHeaderBytes: number;
+}
 
 export function deadLetterRecord(
   record: InboundRecord,
   error: SigningBridgeError,
   topic: string,
+  limits: DeadLetterLimits,
   now: Date = new Date(),
 ): OutboundRecord {
-  return {
-    topic,
-    key: record.key,
-    value: record.value,
-    headers: {
-      ...record.headers,
-      [DLQ_HEADERS.errorCode]: error.code,
-      [DLQ_HEADERS.errorMessage]: error.message,
-      [DLQ_HEADERS.sourceTopic]: record.topic,
-      [DLQ_HEADERS.sourcePartition]: String(record.partition),
-      [DLQ_HEADERS.sourceOffset]: record.offset,
-      [DLQ_HEADERS.sourceTimestamp]: new Date(Number(record.timestamp)).toISOString(),
-      [DLQ_HEADERS.failedAt]: now.toISOString(),
-    },
+  const ours: Record<string, string> = {
+    [DLQ_HEADERS.errorCode]: error.code,
+    [DLQ_HEADERS.errorMessage]: excerpt(error.message, MESSAGE_EXCERPT_MAX_CHARS),
+    [DLQ_HEADERS.sourceTopic]: record.topic,
+    [DLQ_HEADERS.sourcePartition]: String(record.partition),
+    [DLQ_HEADERS.sourceOffset]: record.offset,
+    [DLQ_HEADERS.sourceTimestamp]: new Date(Number(record.timestamp)).toISOString(),
+    [DLQ_HEADERS.failedAt]: now.toISOString(),
   };
+  const keepHeaders = headersWithin(record, limits);
+  const keepKey = (record.key?.length ?? 0) <= limits.maxKeyBytes;
+  const headers = { ...(keepHeaders ? record.headers : {}), ...ours };
+  const whole = { topic, key: record.key, value: record.value, headers };
+  const room = limits.maxRecordBytes - BATCH_OVERHEAD_BYTES;
+  if (keepHeaders && keepKey && recordSize(whole) <= room) return whole;
+  const key = keepKey ? record.key : bytesExcerpt(record.key as Buffer, ID_EXCERPT_MAX_CHARS);
+  const cut = [...(keepHeaders ? [] : ['headers']), ...(keepKey ? [] : ['key'])];
+  return truncated({ topic, key, value: record.value, headers }, cut, room);
+}
+
+function headersWithin(record: InboundRecord, limits: DeadLetterLimits): boolean {
+  const { count, bytes } = headerStats(record.headers);
+  return (
+    (record.droppedHeaders ?? 0) === 0 &&
+    count <= limits.maxHeaders &&
+    bytes <= limits.maxHeaderBytes
+  );
+}
+
+/** The copy with its value cut to what room is left, if it must be; `cut` names what already was. */
+function truncated(
+  copy: OutboundRecord & { value: Buffer | null; headers: RecordHeaders },
+  cut: string[],
+  room: number,
+): OutboundRecord {
+  const { topic, key, value } = copy;
+  if (recordSize(copy) <= room) {
+    return { ...copy, headers: { ...copy.headers, [DLQ_HEADERS.truncated]: cut.join(',') } };
+  }
+  const headers: RecordHeaders = {
+    ...copy.headers,
+    [DLQ_HEADERS.truncated]: [...cut, 'value'].join(','),
+    [DLQ_HEADERS.originalValueBytes]: String(value?.length ?? 0),
+  };
+  const left = Math.max(0, room - recordSize({ key, value: null, headers }));
+  return { topic, key, value: value?.subarray(0, left) ?? null, headers };
 }

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { PlatformRejected, RequestInvalid } from '../errors.js';
 import { EVENTS } from '../schemas/messages/index.js';
+import { ID_EXCERPT_MAX_CHARS, MESSAGE_EXCERPT_MAX_CHARS } from './excerpt.js';
 import {
   errorInfo,
   failedEvent,
   gaveUpEvent,
+  MAX_ERROR_FIELDS,
   preconditionTimedOutEvent,
   rejectedEvent,
 } from './failure-events.js';
@@ -55,5 +57,41 @@ describe('failure events', () => {
   ])('a %s event matches its schema and names its outcome in the step', (step, event) => {
     expect(event.step).toBe(step);
     expect(EVENTS[event.type].data.safeParse(event.data).success).toBe(true);
+  });
+});
+
+describe('bounded failure events', () => {
+  it('when a rejected record carried a huge commandId and bizId, then the event carries excerpts that stay distinct and within the bound', () => {
+    const long = (c: string) => c.repeat(921_600);
+    const event = rejectedEvent(
+      { commandId: long('x'), bizId: `${long('b')}1`, commandType: 'remind' },
+      invalid,
+      { topic: 't', partition: 0, offset: '1' },
+    );
+    const other = rejectedEvent(
+      { commandId: `${long('x')}y`, bizId: `${long('b')}2`, commandType: 'remind' },
+      invalid,
+      { topic: 't', partition: 0, offset: '2' },
+    );
+    expect(event.data.commandId).toHaveLength(ID_EXCERPT_MAX_CHARS);
+    expect(event.data.bizId).toHaveLength(ID_EXCERPT_MAX_CHARS);
+    expect(event.data.commandId).not.toBe(other.data.commandId);
+    expect(event.data.bizId).not.toBe(other.data.bizId);
+  });
+
+  it('when an error names more fields than an event carries, then the first ones go and the rest are counted', () => {
+    const fields = Array.from({ length: 25 }, (_, i) => ({ path: `p${i}`, rule: 'required' }));
+    const many = new RequestInvalid('bad', { details: { operation: 'createDraft', fields } });
+    const info = errorInfo(many);
+    expect(info.fields).toHaveLength(MAX_ERROR_FIELDS);
+    expect(info.fieldsOmitted).toBe(25 - MAX_ERROR_FIELDS);
+  });
+
+  it('when an error message is longer than the bound, then the event carries an excerpt of it', () => {
+    const wordy = new RequestInvalid('m'.repeat(50_000), {
+      details: { operation: 'createDraft', fields: [] },
+    });
+    expect(errorInfo(wordy).message).toHaveLength(MESSAGE_EXCERPT_MAX_CHARS);
+    expect(errorInfo(invalid).message).toBe('bad request');
   });
 });

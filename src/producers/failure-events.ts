@@ -4,7 +4,11 @@
  */
 import { PlatformRejected, type SigningBridgeError } from '../errors.js';
 import type { PendingEvent } from '../handlers/types.js';
-import type { CommandType, ErrorInfo } from '../schemas/messages/index.js';
+import type { CommandType, ErrorInfo, EventData } from '../schemas/messages/index.js';
+import { excerpt, ID_EXCERPT_MAX_CHARS, MESSAGE_EXCERPT_MAX_CHARS } from './excerpt.js';
+
+/** Fields named in an event's error; the rest are counted in `fieldsOmitted`. */
+export const MAX_ERROR_FIELDS = 20;
 
 export interface CommandRef {
   readonly commandId: string;
@@ -23,15 +27,25 @@ export function errorInfo(error: SigningBridgeError<object>): ErrorInfo {
   const info: ErrorInfo = {
     code: error.code,
     name: error.name,
-    message: error.message,
+    message: excerpt(error.message, MESSAGE_EXCERPT_MAX_CHARS),
     retryable: error.retryable,
   };
   if (error instanceof PlatformRejected) {
     info.platformCode = error.details.platformCode;
     if (error.details.platformName !== undefined) info.platformName = error.details.platformName;
   }
-  const fields = (error.details as { fields?: unknown }).fields;
-  if (Array.isArray(fields)) info.fields = fields as ErrorInfo['fields'];
+  const { fields, fieldsOmitted = 0 } = error.details as {
+    fields?: ErrorInfo['fields'];
+    fieldsOmitted?: number;
+  };
+  if (Array.isArray(fields)) {
+    info.fields = fields.slice(0, MAX_ERROR_FIELDS).map(({ path, rule }) => ({
+      path: excerpt(path, ID_EXCERPT_MAX_CHARS),
+      rule: excerpt(rule, ID_EXCERPT_MAX_CHARS),
+    }));
+    const omitted = fieldsOmitted + fields.length - info.fields.length;
+    if (omitted > 0) info.fieldsOmitted = omitted;
+  }
   return info;
 }
 
@@ -73,15 +87,21 @@ export function preconditionTimedOutEvent(
   };
 }
 
-/** For a record that could not be read, commandId and bizId are whatever could be made out. */
+/**
+ * For a record that could not be read, commandId and bizId are whatever could be made out, as
+ * bounded excerpts: a broken record's are of any length.
+ */
 export function rejectedEvent(
   ref: Partial<Pick<CommandRef, 'commandId' | 'bizId'>> & Pick<CommandRef, 'commandType'>,
   error: SigningBridgeError<object>,
   source: RecordSource,
 ): PendingEvent<'signingbridge.command.rejected'> {
-  return {
-    type: 'signingbridge.command.rejected',
-    step: 'rejected',
-    data: { ...ref, error: errorInfo(error), source },
+  const data: EventData<'signingbridge.command.rejected'> = {
+    commandType: ref.commandType,
+    error: errorInfo(error),
+    source,
   };
+  if (ref.commandId !== undefined) data.commandId = excerpt(ref.commandId, ID_EXCERPT_MAX_CHARS);
+  if (ref.bizId !== undefined) data.bizId = excerpt(ref.bizId, ID_EXCERPT_MAX_CHARS);
+  return { type: 'signingbridge.command.rejected', step: 'rejected', data };
 }

@@ -4,7 +4,9 @@ import type { OutboundRecord } from '../kafka/index.js';
 import { Outbox, type OutboxOptions } from './outbox.js';
 
 const retry = { initialDelayMs: 10, maxDelayMs: 10, multiplier: 1 };
-const outboxOf = (options: Omit<OutboxOptions, 'retry'>) => new Outbox({ retry, ...options });
+const outboxOf = (
+  options: Omit<OutboxOptions, 'retry' | 'maxBatchBytes'> & Partial<OutboxOptions>,
+) => new Outbox({ retry, maxBatchBytes: 1_000_000, ...options });
 const failure = (permanent: boolean) =>
   new KafkaWriteFailed('writing to Kafka failed', {
     details: { kafkaError: 'KafkaJSProtocolError', permanent },
@@ -94,6 +96,59 @@ describe('Outbox', () => {
     await vi.waitFor(() => expect(sends).toHaveLength(2));
     sends[1]?.done();
     await expect(later).resolves.toBeUndefined();
+  });
+
+  it('when a batch of several writes is refused for good, then the writes go again one by one, in order, and only the one Kafka refuses alone fails', async () => {
+    const { sink, sends, values } = controlledSink();
+    const outbox = outboxOf({ sink, lingerMs: 0, maxRecords: 100 });
+    const first = outbox.write([record('a')]);
+    const poison = outbox.write([record('p1'), record('p2')]);
+    poison.catch(() => {});
+    const last = outbox.write([record('c')]);
+    await vi.waitFor(() => expect(sends).toHaveLength(1));
+    expect(values(0)).toEqual(['a', 'p1', 'p2', 'c']);
+    sends[0]?.fail(failure(true));
+    await vi.waitFor(() => expect(sends).toHaveLength(2));
+    expect(values(1)).toEqual(['a']);
+    sends[1]?.done();
+    await vi.waitFor(() => expect(sends).toHaveLength(3));
+    expect(values(2)).toEqual(['p1', 'p2']);
+    sends[2]?.fail(failure(true));
+    await vi.waitFor(() => expect(sends).toHaveLength(4));
+    expect(values(3)).toEqual(['c']);
+    sends[3]?.done();
+    await expect(first).resolves.toBeUndefined();
+    await expect(poison).rejects.toMatchObject({ details: { permanent: true } });
+    await expect(last).resolves.toBeUndefined();
+  });
+
+  it('when a write holds a record larger than any batch may be, then it is refused at once without being sent, and others go on', async () => {
+    const { sink, sends, values } = controlledSink();
+    const outbox = outboxOf({ sink, lingerMs: 0, maxRecords: 100, maxBatchBytes: 1_000 });
+    const tooLarge = outbox.write([record('x'.repeat(1_000)), record('small')]);
+    await expect(tooLarge).rejects.toMatchObject({
+      retryable: false,
+      details: { kafkaError: 'RecordTooLarge', permanent: true },
+    });
+    const fine = outbox.write([record('y'.repeat(900))]);
+    await vi.waitFor(() => expect(sends).toHaveLength(1));
+    expect(values(0)).toEqual(['y'.repeat(900)]);
+    sends[0]?.done();
+    await expect(fine).resolves.toBeUndefined();
+  });
+
+  it('when the writes waiting add up to more than maxBatchBytes, then a flush takes whole writes up to that size', async () => {
+    const { sink, sends, values } = controlledSink();
+    const outbox = outboxOf({ sink, lingerMs: 60_000, maxRecords: 100, maxBatchBytes: 1_000 });
+    void outbox.write([record('a'.repeat(400))]);
+    expect(sends).toHaveLength(0);
+    void outbox.write([record('b'.repeat(400))]);
+    void outbox.write([record('c'.repeat(400))]);
+    await vi.waitFor(() => expect(sends).toHaveLength(1));
+    expect(values(0)?.map((v) => String(v)[0])).toEqual(['a', 'b']);
+    sends[0]?.done();
+    await vi.waitFor(() => expect(sends).toHaveLength(2));
+    expect(values(1)?.map((v) => String(v)[0])).toEqual(['c']);
   });
 
   it('when one send holds several records of a key of a compacted topic, then only the last of them goes', async () => {

@@ -7,7 +7,14 @@
  * Records are written in the order written, always: one send at a time, and a send that fails
  * for a reason that may pass is sent again, before anything written after it. So a ledger entry
  * can never be overtaken by an older snapshot of itself. A send refused for good (a record too
- * large, say) rejects its writes, and the outbox goes on.
+ * large, say) is sent again one write at a time, so that only the write Kafka refuses is
+ * rejected and the others go on (in order).
+ *
+ * Bounded: a flush holds at most `maxBatchBytes` (the smallest `max.message.bytes` of the topics
+ * written, less a batch's own overhead) unless one write alone is larger, since the broker
+ * compares each partition's batch of a request with that limit. A write with one record over the
+ * limit is refused at once, never sent: a refused send would cost every write batched with it a
+ * round of retries.
  *
  * The records given to one write() always travel in the same send: a command's terminal event
  * and its ledger mark are in one produce request per broker, written together or not at all if
@@ -16,8 +23,8 @@
  * close() ends it at shutdown: whatever is not acknowledged by then rejects with OutboxClosed,
  * nothing is sent again, and no timer is left.
  */
-import { OutboxClosed, SigningBridgeError } from '../errors.js';
-import type { OutboundRecord } from '../kafka/index.js';
+import { KafkaWriteFailed, OutboxClosed, SigningBridgeError } from '../errors.js';
+import { type OutboundRecord, recordSize } from '../kafka/index.js';
 import { type BackoffPolicy, fullJitterDelay } from '../retry/backoff.js';
 import { sleep } from '../retry/retry.js';
 
@@ -27,6 +34,8 @@ export interface OutboxOptions {
   readonly sink: OutboxSink;
   readonly lingerMs: number;
   readonly maxRecords: number;
+  /** Bytes a flush may hold (see above); a single record over it is refused. */
+  readonly maxBatchBytes: number;
   /** Delays between sends of a batch that failed for a reason that may pass. */
   readonly retry: BackoffPolicy;
   /**
@@ -39,6 +48,7 @@ export interface OutboxOptions {
 
 interface PendingWrite {
   readonly records: readonly OutboundRecord[];
+  readonly bytes: number;
   readonly resolve: () => void;
   readonly reject: (error: unknown) => void;
 }
@@ -47,6 +57,7 @@ export class Outbox {
   readonly #options: OutboxOptions;
   #pending: PendingWrite[] = [];
   #pendingRecords = 0;
+  #pendingBytes = 0;
   #timer: NodeJS.Timeout | undefined;
   #inFlight: Promise<void> | undefined;
   // The writes of the send in flight, until it settles.
@@ -57,18 +68,32 @@ export class Outbox {
     this.#options = options;
   }
 
-  /** Resolves once the records are acknowledged; rejects only when Kafka refuses them for good. */
+  /**
+   * Resolves once the records are acknowledged; rejects with a permanent KafkaWriteFailed when
+   * Kafka refuses them for good or one is larger than any batch may be.
+   */
   write(records: readonly OutboundRecord[]): Promise<void> {
     if (records.length === 0) return Promise.resolve();
     if (this.#closing.signal.aborted) return Promise.reject(this.#closing.signal.reason);
+    const sizes = records.map(recordSize);
+    const largest = Math.max(...sizes);
+    if (largest > this.#options.maxBatchBytes)
+      return Promise.reject(tooLarge(largest, this.#options));
+    const bytes = sizes.reduce((sum, size) => sum + size, 0);
     const written = new Promise<void>((resolve, reject) => {
-      this.#pending.push({ records, resolve, reject });
+      this.#pending.push({ records, bytes, resolve, reject });
     });
     this.#pendingRecords += records.length;
+    this.#pendingBytes += bytes;
     if (this.#inFlight) return written;
-    if (this.#pendingRecords >= this.#options.maxRecords) this.#flush();
+    if (this.#isFull()) this.#flush();
     else this.#timer ??= setTimeout(() => this.#flush(), this.#options.lingerMs);
     return written;
+  }
+
+  #isFull(): boolean {
+    const { maxRecords, maxBatchBytes } = this.#options;
+    return this.#pendingRecords >= maxRecords || this.#pendingBytes >= maxBatchBytes;
   }
 
   /** Resolves once everything written so far was sent (successfully or not), or it closed. */
@@ -89,6 +114,7 @@ export class Outbox {
     this.#timer = undefined;
     const abandoned = [...this.#sending, ...this.#pending.splice(0)];
     this.#pendingRecords = 0;
+    this.#pendingBytes = 0;
     const records = abandoned.reduce((sum, write) => sum + write.records.length, 0);
     const error = new OutboxClosed(
       `the bridge stopped before Kafka acknowledged ${records} records; they may or may not have been written`,
@@ -112,7 +138,10 @@ export class Outbox {
     });
   }
 
-  /** Sends until acknowledged, refused for good, or closed; close() rejects the writes then. */
+  /**
+   * Sends until acknowledged, refused for good, or closed; close() rejects the writes then. A
+   * batch refused for good is sent again write by write: only the writes refused alone fail.
+   */
   async #send(writes: readonly PendingWrite[]): Promise<void> {
     const records = this.#lastOfEachKey(writes.flatMap((write) => write.records));
     const { signal } = this.#closing;
@@ -124,7 +153,8 @@ export class Outbox {
       } catch (error) {
         if (signal.aborted) return;
         if (error instanceof SigningBridgeError && !error.retryable) {
-          for (const write of writes) write.reject(error);
+          if (writes.length === 1) writes[0]?.reject(error);
+          else for (const write of writes) await this.#send([write]);
           return;
         }
         const delayMs = fullJitterDelay(this.#options.retry, attempt);
@@ -155,18 +185,30 @@ export class Outbox {
     return kept.reverse();
   }
 
-  /** Whole writes, up to maxRecords records (or one larger write): a request has a size limit. */
+  /** Whole writes, up to maxRecords records and maxBatchBytes bytes (or one larger write). */
   #takeBatch(): PendingWrite[] {
+    const { maxRecords, maxBatchBytes } = this.#options;
     let count = 0;
+    let bytes = 0;
     let taken = 0;
     for (const write of this.#pending) {
-      if (taken > 0 && count + write.records.length > this.#options.maxRecords) break;
+      const over = count + write.records.length > maxRecords || bytes + write.bytes > maxBatchBytes;
+      if (taken > 0 && over) break;
       count += write.records.length;
+      bytes += write.bytes;
       taken++;
     }
     this.#pendingRecords -= count;
+    this.#pendingBytes -= bytes;
     return this.#pending.splice(0, taken);
   }
+}
+
+function tooLarge(bytes: number, { maxBatchBytes }: OutboxOptions): KafkaWriteFailed {
+  return new KafkaWriteFailed(
+    `a record of about ${bytes} bytes is over what a topic takes (${maxBatchBytes}); it was not sent`,
+    { details: { kafkaError: 'RecordTooLarge', permanent: true } },
+  );
 }
 
 /** Settles as `work` does, or rejects as soon as the signal aborts; `work` is then let go. */

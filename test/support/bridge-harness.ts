@@ -7,6 +7,7 @@ export { BridgeProcess } from './bridge-process.js';
 export { CommandSender } from './command-sender.js';
 export { type DeadLetter, EventCollector, type ReceivedEvent } from './event-collector.js';
 export { type InProcessBridge, startBridge, testSettings } from './in-process-bridge.js';
+export { keyOnPartition, murmur2Partition } from './partitions.js';
 export { commands, PERSON, samplePdf } from './sample-commands.js';
 export { DEMO_CREDENTIALS } from './simulator-credentials.js';
 export { testLogger } from './test-logger.js';

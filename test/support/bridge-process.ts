@@ -13,6 +13,8 @@ const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
  */
 export class BridgeProcess {
   readonly exited: Promise<number | null>;
+  /** Every log line at warn or above, parsed, in order. */
+  readonly warnings: Array<Record<string, unknown>> = [];
   readonly #child: ChildProcess;
 
   private constructor(child: ChildProcess) {
@@ -48,7 +50,10 @@ export class BridgeProcess {
     await new Promise<void>((resolve, reject) => {
       createInterface({ input: child.stdout as Readable }).on('line', (line) => {
         if (line.includes('"msg":"bridge started"')) resolve();
-        else if (/"level":(4|5|6)\d/.test(line)) process.stderr.write(`${line}\n`);
+        else if (/"level":(4|5|6)\d/.test(line)) {
+          running.warnings.push(JSON.parse(line));
+          process.stderr.write(`${line}\n`);
+        }
       });
       void running.exited.then((code) => reject(new Error(`bridge process exited with ${code}`)));
     });

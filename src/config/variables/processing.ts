@@ -23,6 +23,14 @@ export const PROCESSING = [
       'Commands queued, running, waiting to retry or for their end to be acknowledged, at which fetching pauses; it resumes below half of it.',
   },
   {
+    name: 'MAX_PENDING_BYTES',
+    group: 'Processing',
+    schema: integer({ min: 1_048_576 }),
+    default: String(bridge.maxPendingBytes),
+    description:
+      'Bytes of the records of those commands (keys, values, headers) at which fetching pauses too; at least the largest record the limits admit.',
+  },
+  {
     name: 'RETRY_MAX_ATTEMPTS',
     group: 'Processing',
     schema: integer({ min: 1 }),

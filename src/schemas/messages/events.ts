@@ -32,7 +32,10 @@ export const ErrorInfo = z.object({
   retryable: z.boolean(),
   platformCode: z.string().optional(),
   platformName: z.string().optional(),
+  /** The first few fields a rejection or refusal concerns... */
   fields: z.array(z.object({ path: z.string(), rule: z.string() })).optional(),
+  /** ...and how many more there were. */
+  fieldsOmitted: z.number().int().min(1).optional(),
 });
 export type ErrorInfo = z.infer<typeof ErrorInfo>;
 

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
 import type { BridgeObserver, BridgeSettings } from '../../../src/consumers/index.js';
-import type { Command, CommandType } from '../../../src/schemas/messages/index.js';
+import type { Command, CommandType, TopicNames } from '../../../src/schemas/messages/index.js';
 import { type RunningSimulator, startSimulator } from '../../../src/simulator/index.js';
 import {
   CommandSender,
@@ -22,6 +22,7 @@ type ObserverCall = {
 
 export interface EndToEnd {
   readonly sim: RunningSimulator;
+  readonly topics: TopicNames;
   readonly collector: EventCollector;
   /** What the bridge told its observer, in order. */
   readonly observed: ObserverCall[];
@@ -43,7 +44,7 @@ export function useEndToEnd(settings: Partial<BridgeSettings> = {}): EndToEnd {
   const observed: ObserverCall[] = [];
   let sender: CommandSender;
   let bridge: InProcessBridge;
-  const handle = { observed } as { -readonly [K in keyof EndToEnd]: EndToEnd[K] };
+  const handle = { observed, topics } as { -readonly [K in keyof EndToEnd]: EndToEnd[K] };
   beforeAll(async () => {
     handle.sim = await startSimulator({ log: false });
     await createTopics(brokers, topics);
