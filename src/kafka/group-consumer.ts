@@ -97,8 +97,25 @@ export class KafkajsGroupConsumer implements GroupConsumer {
     if (this.#running && partitions.length > 0) this.#consumer.resume(partitions.map(mutable));
   }
 
+  /**
+   * kafkajs resolves commitOffsets without committing anything while its consumer is not
+   * running (rejoining after a broker outage, a rebalance, a crash it restarts from), so a commit
+   * counts only when kafkajs reports it done; otherwise this rejects and the caller commits the
+   * same offsets again. Trusting the silent return left partitions uncommitted for good.
+   */
   async commit(offsets: readonly TopicPartitionOffset[]): Promise<void> {
-    if (offsets.length > 0) await this.#consumer.commitOffsets([...offsets]);
+    if (offsets.length === 0) return;
+    const consumer = this.#consumer;
+    let done = false;
+    const stopListening = consumer.on(consumer.events.COMMIT_OFFSETS, () => {
+      done = true;
+    });
+    try {
+      await consumer.commitOffsets([...offsets]);
+    } finally {
+      stopListening();
+    }
+    if (!done) throw new Error('the consumer is not running (rejoining); offsets not committed');
   }
 
   async liveInstances(): Promise<ReadonlySet<string>> {

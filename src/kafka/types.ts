@@ -70,6 +70,7 @@ export interface GroupConsumer {
   run(topics: readonly string[], handlers: GroupConsumerHandlers): Promise<void>;
   pause(partitions: readonly TopicPartitions[]): void;
   resume(partitions: readonly TopicPartitions[]): void;
+  /** Resolves once the offsets are committed; rejects when they were not (they may be again). */
   commit(offsets: readonly TopicPartitionOffset[]): Promise<void>;
   /** Instance ids of the group's current members (our assigner's member metadata). */
   liveInstances(): Promise<ReadonlySet<string>>;

@@ -1,0 +1,103 @@
+/**
+ * The broker restarted in the middle of a stream of commands, on a broker of this test's own
+ * (the shared one stays up for the other files): once it is back, every command ends and every
+ * command partition's committed offset catches up with its finished commands, without new
+ * records arriving there; and again after a graceful stop.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LocalKafka, startLocalKafka } from '../../scripts/local-kafka/broker.js';
+import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
+import {
+  CommandSender,
+  commands,
+  createTopics,
+  EventCollector,
+  type InProcessBridge,
+  startBridge,
+  uniqueTopics,
+} from '../support/bridge-harness.js';
+import { harnessKafkaClient } from '../support/harness-kafka-client.js';
+
+const topics = uniqueTopics();
+let dataDir: string;
+let kafka: LocalKafka;
+let port: number;
+let sim: RunningSimulator;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'restart-kafka-'));
+  kafka = await startLocalKafka({ dataDir });
+  port = Number(kafka.brokers[0]?.split(':')[1]);
+  sim = await startSimulator({ log: false, faults: { latency: { minMs: 5, maxMs: 20 } } });
+  await createTopics(kafka.brokers, topics);
+});
+
+afterAll(async () => {
+  await kafka?.stop();
+  await sim?.stop();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** Every command partition whose committed offset is behind its end, as `topic/partition`. */
+async function uncommitted(brokers: string[], groupId: string): Promise<string[]> {
+  const admin = harnessKafkaClient(brokers).admin();
+  await admin.connect();
+  try {
+    const behind: string[] = [];
+    for (const topic of Object.values(topics.commands)) {
+      const ends = await admin.fetchTopicOffsets(topic);
+      const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
+      for (const { partition, high } of ends) {
+        const at = committed?.partitions.find((p) => p.partition === partition)?.offset ?? '-1';
+        if (high !== '0' && at !== high) behind.push(`${topic}/${partition} at ${at} of ${high}`);
+      }
+    }
+    return behind;
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+async function untilCommitted(brokers: string[], groupId: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  let behind = await uncommitted(brokers, groupId);
+  while (behind.length > 0) {
+    if (Date.now() > deadline) throw new Error(`offsets not committed: ${behind.join(', ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    behind = await uncommitted(brokers, groupId);
+  }
+}
+
+describe('a broker restart mid-stream', () => {
+  it('when the broker comes back, then every command ends and every partition commits up to its finished commands, also at a graceful stop', async () => {
+    const bridge: InProcessBridge = await startBridge({
+      brokers: kafka.brokers,
+      topics,
+      simulatorUrl: sim.url,
+    });
+    const { groupId } = bridge.settings;
+    const sender = await CommandSender.connect(kafka.brokers, topics);
+    const creates = await Promise.all(
+      Array.from({ length: 240 }, (_, i) => commands.createContract(`restart-${i}-${Date.now()}`)),
+    );
+    await sender.send(creates);
+    await sender.close();
+
+    await kafka.stop();
+    kafka = await startLocalKafka({ dataDir, port });
+
+    const collector = await EventCollector.start(kafka.brokers, topics);
+    await collector.waitForTerminalEvents(
+      creates.map((c) => c.command.commandId),
+      120_000,
+    );
+    await untilCommitted(kafka.brokers, groupId);
+
+    await bridge.stop();
+    expect(await uncommitted(kafka.brokers, groupId)).toEqual([]);
+    await collector.stop();
+  }, 180_000);
+});
