@@ -102,7 +102,10 @@ export class Bridge {
       observer?.load?.(engine.scheduler.running, engine.scheduler.pending);
     }, settings.commitIntervalMs);
     this.#ready = true;
-    log.info({ instance: this.#instance, partitions: engine.ownership.assigned }, 'bridge started');
+    log.info(
+      { instance: this.#instance, partitions: engine.partitions.assigned },
+      'bridge started',
+    );
   }
 
   /**
@@ -124,7 +127,7 @@ export class Bridge {
     const running = consumer.run([...Object.values(topics.commands), topics.ledger], {
       onBatch: (batch) => engine.intake.onBatch(batch),
       onAssignment: (partitions) => {
-        engine.ownership.onAssignment(partitions);
+        engine.partitions.onAssignment(partitions);
         assigned();
       },
       onCrash: (error, restarting) => {
@@ -133,7 +136,7 @@ export class Bridge {
       },
     });
     await step(running);
-    await step(firstAssignment.then(() => engine.ownership.firstRestore()));
+    await step(firstAssignment.then(() => engine.partitions.whenRestored()));
   }
 
   /** Not ready any more; a start in progress rejects with the error. */
@@ -145,12 +148,12 @@ export class Bridge {
   /** An open circuit pauses fetching; half-open lets records in again: their commands probe. */
   #followBreaker(engine: Engine): void {
     const { observer } = this.#options;
-    engine.breaker.onStateChange((state) => {
+    engine.breaker.onStateChange((state, previous) => {
       observer?.breakerStateChanged?.(state);
-      if (engine.gate.hold('breaker', state === 'open')) {
-        observer?.consumptionPaused?.(state === 'open', 'breaker');
-        if (state === 'open') this.#scheduleBreakerCheck(engine);
-      }
+      if ((state === 'open') === (previous === 'open')) return;
+      engine.partitions.holdForBreaker(state === 'open');
+      observer?.consumptionPaused?.(state === 'open', 'breaker');
+      if (state === 'open') this.#scheduleBreakerCheck(engine);
     });
   }
 
@@ -169,11 +172,10 @@ export class Bridge {
     const started = Date.now();
     const engine = this.#engine;
     if (engine) {
-      engine.gate.hold('stopping', true);
       // Running commands get most of the deadline; the rest is for flushing, committing and
       // writing the released markers.
       const finalStepsMs = Math.min(3_000, settings.shutdownDeadlineMs / 3);
-      const released = engine.ownership.releaseAll(settings.shutdownDeadlineMs - finalStepsMs);
+      const released = engine.partitions.releaseAll(settings.shutdownDeadlineMs - finalStepsMs);
       const inTime = await settlesWithin(released, settings.shutdownDeadlineMs);
       if (!inTime) log.warn('shutdown deadline passed before every partition was released');
       // Past the deadline (Kafka down, say), what is not acknowledged is given up: the outbox
@@ -233,8 +235,7 @@ export class Bridge {
   /** An open circuit turns half-open only when asked; ask when it is due. */
   #scheduleBreakerCheck(engine: Engine): void {
     setTimeout(() => {
-      const state = engine.breaker.state;
-      if (state === 'open') this.#scheduleBreakerCheck(engine);
+      if (engine.breaker.refresh() === 'open') this.#scheduleBreakerCheck(engine);
     }, engine.breaker.remainingOpenMs() + 10).unref();
   }
 }

@@ -53,8 +53,19 @@ describe('CircuitBreaker', () => {
     clock.ms = 400;
     expect(circuit.remainingOpenMs()).toBe(600);
     clock.ms = 1_000;
+    expect(circuit.state).toBe('open');
+    expect(circuit.refresh()).toBe('half-open');
     expect(circuit.state).toBe('half-open');
     expect([circuit.canPass(), circuit.canPass(), circuit.canPass()]).toEqual([true, true, false]);
+  });
+
+  it('reading the state changes nothing: the open period ends on refresh() or canPass()', () => {
+    const { circuit, clock, fail } = breaker({});
+    fail(3);
+    clock.ms = 5_000;
+    expect([circuit.state, circuit.state]).toEqual(['open', 'open']);
+    expect(circuit.canPass()).toBe(true);
+    expect(circuit.state).toBe('half-open');
   });
 
   it('when a probe succeeds, then it closes and the next opening lasts the initial duration', () => {

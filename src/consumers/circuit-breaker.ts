@@ -25,8 +25,8 @@ export interface CircuitBreakerOptions {
  * so callers record them as successes. Results recorded while open are ignored: they belong to
  * calls made before opening.
  *
- * There are no timers: open turns half-open when `state` or canPass() is next read after the
- * open duration; remainingOpenMs() tells the caller when to look again.
+ * There are no timers: open turns half-open when canPass() or refresh() is next called after
+ * the open duration; remainingOpenMs() tells the caller when to look again.
  */
 export class CircuitBreaker {
   readonly #options: CircuitBreakerOptions;
@@ -53,6 +53,11 @@ export class CircuitBreaker {
   }
 
   get state(): CircuitState {
+    return this.#state;
+  }
+
+  /** Turns an open circuit half-open once its open period is over; returns the state then. */
+  refresh(): CircuitState {
     this.#expireOpen();
     return this.#state;
   }
@@ -74,7 +79,7 @@ export class CircuitBreaker {
 
   /** Milliseconds until an open circuit turns half-open; 0 when it is not open. */
   remainingOpenMs(): number {
-    if (this.state !== 'open') return 0;
+    if (this.refresh() !== 'open') return 0;
     return this.#sinceMs + this.#openForMs - this.#now();
   }
 

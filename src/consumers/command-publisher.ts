@@ -15,6 +15,7 @@ import {
   withCommandEnded,
   withStep,
 } from '../ledger/index.js';
+import type { Lease } from '../partitions/index.js';
 import {
   type DeadLetterLimits,
   deadLetterRecord,
@@ -26,7 +27,6 @@ import {
 } from '../producers/index.js';
 import type { Command, TopicNames } from '../schemas/messages/index.js';
 import type { Job } from './job.js';
-import type { Lease } from './lease.js';
 
 export interface PublisherOptions {
   readonly ledger: Ledger;

@@ -5,6 +5,7 @@ import { outcomeOf } from '../handlers/outcome.js';
 import type { Handlers, Outcome, PendingEvent } from '../handlers/types.js';
 import type { InboundRecord } from '../kafka/index.js';
 import { Ledger } from '../ledger/index.js';
+import { Lease } from '../partitions/index.js';
 import { Outbox } from '../producers/index.js';
 import { topicNames } from '../schemas/messages/index.js';
 import { CircuitBreaker } from './circuit-breaker.js';
@@ -12,7 +13,6 @@ import { CommandPublisher } from './command-publisher.js';
 import { CommandRunner } from './command-runner.js';
 import { type Job, newJob } from './job.js';
 import { KeyScheduler } from './key-scheduler.js';
-import { Lease } from './lease.js';
 import { defaultBridgeSettings } from './settings.js';
 
 const topics = topicNames('t.');
@@ -44,7 +44,7 @@ function runnerWithPendingHandler(sink: () => Promise<void> = async () => {}) {
       end = resolve;
     });
   const lease = new Lease(0);
-  lease.activate();
+  lease.allowStarts();
   const retryScheduled = vi.fn();
   const finish = vi.fn();
   const runner = new CommandRunner({
@@ -142,7 +142,7 @@ describe('CommandRunner', () => {
     scheduler.push('biz-1', newJob(remindRecord(0), 'remind', 1_024));
     await vi.advanceTimersByTimeAsync(0);
     expect(handlerStarted).toHaveBeenCalledOnce();
-    lease.release();
+    lease.stopStarts();
     end(transient);
     await vi.advanceTimersByTimeAsync(0);
     expect(scheduler.pending).toBe(0);

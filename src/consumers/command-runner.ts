@@ -15,6 +15,7 @@ import {
 import { outcomeOf } from '../handlers/outcome.js';
 import type { CommandContext, Handlers, Outcome, PendingEvent } from '../handlers/types.js';
 import { isDone, progressOf } from '../ledger/index.js';
+import type { Lease } from '../partitions/index.js';
 import {
   type CommandRef,
   failedEvent,
@@ -27,7 +28,6 @@ import { decodeCommand } from './command-decoding.js';
 import type { CommandPublisher } from './command-publisher.js';
 import type { Job } from './job.js';
 import type { RunVerdict } from './key-scheduler.js';
-import type { Lease } from './lease.js';
 import { type Decision, decide } from './retry-decision.js';
 import type { BridgeObserver, BridgeSettings, CommandEnding } from './settings.js';
 
@@ -61,19 +61,35 @@ export class CommandRunner {
    * acknowledge it takes no slot from other keys.
    */
   async run(job: Job, yieldSlot: () => void): Promise<RunVerdict> {
+    const lease = this.#options.leaseOf(job.record.partition);
+    // Not ours any more: left unfinished for the next owner.
+    if (!lease?.canStart) return undefined;
+    // The run counts as running on its partition until its writes are handed to the outbox, so
+    // a release (which flushes the outbox) never comes between its end and that end's write.
+    const controller = lease.startRun();
+    let running = true;
+    const handedOver = () => {
+      if (running) lease.endRun(controller);
+      running = false;
+      yieldSlot();
+    };
     try {
-      return await this.#run(job, yieldSlot);
+      return await this.#run(job, lease, controller, handedOver);
     } catch (error) {
       // Left unfinished: the partition's next owner runs the command again.
       if (error instanceof PartitionReleased || error instanceof OutboxClosed) return undefined;
       throw error;
+    } finally {
+      if (running) lease.endRun(controller);
     }
   }
 
-  async #run(job: Job, yieldSlot: () => void): Promise<RunVerdict> {
-    const lease = this.#options.leaseOf(job.record.partition);
-    // Not ours any more: left unfinished for the next owner.
-    if (!lease?.canStart) return undefined;
+  async #run(
+    job: Job,
+    lease: Lease,
+    controller: AbortController,
+    handedOver: () => void,
+  ): Promise<RunVerdict> {
     job.firstRunAt ??= Date.now();
     job.decoded ??= decodeCommand(job.record, job.type, this.#options.settings.limits);
     const { publisher } = this.#options;
@@ -89,16 +105,20 @@ export class CommandRunner {
       return { retryInMs: wait * (1 + Math.random() / 2) };
     }
     job.runs++;
-    const outcome = await this.#runHandler(job, command, lease);
+    const outcome = await this.#runHandler(job, command, lease, controller);
     if (outcome === undefined) return undefined;
     this.#recordVerdict(outcome);
     const decision = decide(outcome, job.history, this.#options.settings, Date.now());
-    return this.#act(job, command, decision, lease, yieldSlot);
+    return this.#act(job, command, decision, lease, handedOver);
   }
 
   /** Undefined when the run was cut short because the partition is being released. */
-  async #runHandler(job: Job, command: Command, lease: Lease): Promise<Outcome | undefined> {
-    const controller = lease.startRun();
+  async #runHandler(
+    job: Job,
+    command: Command,
+    lease: Lease,
+    controller: AbortController,
+  ): Promise<Outcome | undefined> {
     const { publisher, handlers, log } = this.#options;
     let child: Logger | undefined;
     const context: CommandContext = {
@@ -120,10 +140,8 @@ export class CommandRunner {
       // Cut short at the release deadline: whatever it says, the next owner decides again.
       return controller.signal.aborted ? undefined : outcome;
     } catch (error) {
-      if (controller.signal.aborted || lease.state === 'revoked') return undefined;
+      if (controller.signal.aborted || lease.revoked) return undefined;
       return outcomeOfThrow(error, job.type, context.log);
-    } finally {
-      lease.endRun(controller);
     }
   }
 
@@ -141,7 +159,7 @@ export class CommandRunner {
     command: Command,
     decision: Decision,
     lease: Lease,
-    yieldSlot: () => void,
+    handedOver: () => void,
   ): Promise<RunVerdict> {
     if (decision.kind === 'retry') {
       // Its partition is being released: the next owner runs it again, so nothing is booked here.
@@ -161,7 +179,7 @@ export class CommandRunner {
     const ending = decision.kind === 'complete' ? 'completed' : decision.outcome;
     try {
       const acknowledged = this.#options.publisher.end(job, command, event, lease);
-      yieldSlot();
+      handedOver();
       await acknowledged;
     } catch (error) {
       if (!(error instanceof EventInvalid || isRefusedForGood(error))) throw error;

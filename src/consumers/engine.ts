@@ -1,22 +1,22 @@
 /**
- * The bridge's moving parts for one run, wired together: intake → scheduler → runner →
- * publisher → outbox, with ownership, the fetch gate, offsets and the circuit breaker around.
+ * The bridge's moving parts for one run, wired together in one direction: intake → scheduler →
+ * runner → publisher → outbox, with the partitions' lives (src/partitions), offsets and the
+ * circuit breaker around. Each part is built after everything it uses.
  */
 import type { Logger } from 'pino';
 import { BATCH_OVERHEAD_BYTES, type GroupConsumer, type RecordProducer } from '../kafka/index.js';
 import { Ledger } from '../ledger/index.js';
+import { Leases, Partitions } from '../partitions/index.js';
 import { Outbox } from '../producers/index.js';
 import type { CommandType } from '../schemas/messages/index.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import { CommandPublisher } from './command-publisher.js';
 import { CommandRunner } from './command-runner.js';
-import { FetchGate } from './fetch-gate.js';
 import { Intake } from './intake.js';
 import type { Job } from './job.js';
 import { KeyScheduler } from './key-scheduler.js';
 import { OffsetCommitter } from './offset-committer.js';
 import { OffsetTracker } from './offset-tracker.js';
-import { Ownership } from './ownership.js';
 import type { BridgeObserver, BridgeOptions } from './settings.js';
 
 // Long enough to gather the records of commands finishing together, short against a platform call.
@@ -25,6 +25,8 @@ const OUTBOX_LINGER_MS = 2;
 const OUTBOX_MAX_RECORDS = 500;
 // kafkajs has already retried for up to 30 s when a send fails; then look again every few seconds.
 const OUTBOX_RETRY = { initialDelayMs: 500, maxDelayMs: 5_000, multiplier: 2 };
+// How long aborted runs get to wind down before their partition is released regardless.
+const ABORT_GRACE_MS = 1_000;
 
 /** The max.message.bytes of each topic the bridge writes, as the broker says. */
 export interface WriteLimits {
@@ -35,8 +37,7 @@ export interface WriteLimits {
 
 export interface Engine {
   readonly intake: Intake;
-  readonly ownership: Ownership;
-  readonly gate: FetchGate;
+  readonly partitions: Partitions;
   readonly scheduler: KeyScheduler<Job>;
   readonly committer: OffsetCommitter;
   readonly breaker: CircuitBreaker;
@@ -76,6 +77,7 @@ export function createEngine(
   const tracker = new OffsetTracker();
   const committer = new OffsetCommitter(tracker, io.consumer, commandTopics, log);
   const breaker = new CircuitBreaker(settings.breaker);
+  const leases = new Leases();
   const publisher = new CommandPublisher({
     ledger,
     outbox,
@@ -90,31 +92,17 @@ export function createEngine(
     },
     log,
   });
-  let gate: FetchGate | undefined;
-  const ownership = new Ownership({
-    consumer: io.consumer,
-    instance: io.instance,
-    ledger,
-    outbox,
-    scheduler: { clear: (predicate) => scheduler.clear(predicate) },
-    commitAndForget: (partition) => committer.commitAndForget(partition),
-    onChange: () => gate?.update(),
-    onLedgerUnwritable: fail,
-    handoverTimeoutMs: settings.handoverTimeoutMs,
-    log,
-  });
-  gate = new FetchGate(io.consumer, { commands: commandTopics, ledger: topics.ledger }, ownership);
   const runner = new CommandRunner({
     handlers,
     publisher,
-    leaseOf: (partition) => ownership.leaseOf(partition),
+    leaseOf: (partition) => leases.current(partition),
     finish: ({ record }) => tracker.finish(record.topic, record.partition, record.offset),
     breaker,
     settings,
     observer,
     log,
   });
-  const scheduler: KeyScheduler<Job> = new KeyScheduler<Job>({
+  const scheduler = new KeyScheduler<Job>({
     worker: (job, yieldSlot) => runner.run(job, yieldSlot),
     lane: (job) => job.type,
     maxInFlight: settings.maxInFlight,
@@ -126,14 +114,27 @@ export function createEngine(
       log.error({ err: error, topic, partition, offset }, 'command run failed unexpectedly');
     },
   });
+  const partitions = new Partitions({
+    consumer: io.consumer,
+    instance: io.instance,
+    topics: { commands: commandTopics, ledger: topics.ledger },
+    ledger,
+    outbox,
+    leases,
+    clearQueued: (partition) => scheduler.clear((job) => job.record.partition === partition),
+    commitAndForget: (partition) => committer.commitAndForget(partition),
+    onLedgerUnwritable: fail,
+    settings: { handoverTimeoutMs: settings.handoverTimeoutMs, abortGraceMs: ABORT_GRACE_MS },
+    log,
+  });
   const intake = new Intake({
     scheduler,
     tracker,
-    ownership,
-    gate,
+    partitions,
+    leaseOf: (partition) => leases.current(partition),
     typeOf,
     maxKeyBytes: settings.limits.record.maxKeyBytes,
     observer,
   });
-  return { intake, ownership, gate, scheduler, committer, breaker, outbox };
+  return { intake, partitions, scheduler, committer, breaker, outbox };
 }

@@ -1,17 +1,16 @@
 import type { FetchedBatch } from '../kafka/index.js';
+import type { Lease, Partitions } from '../partitions/index.js';
 import type { CommandType } from '../schemas/messages/index.js';
-import type { FetchGate } from './fetch-gate.js';
 import { type Job, newJob } from './job.js';
 import type { KeyScheduler } from './key-scheduler.js';
 import type { OffsetTracker } from './offset-tracker.js';
-import type { Ownership } from './ownership.js';
 import type { BridgeObserver } from './settings.js';
 
 export interface IntakeOptions {
   readonly scheduler: KeyScheduler<Job>;
   readonly tracker: OffsetTracker;
-  readonly ownership: Ownership;
-  readonly gate: FetchGate;
+  readonly partitions: Pick<Partitions, 'onLedgerBatch' | 'holdTopics'>;
+  readonly leaseOf: (partition: number) => Lease | undefined;
   /** The command type of each command topic; other topics are the ledger's. */
   readonly typeOf: ReadonlyMap<string, CommandType>;
   /** Keys over this many bytes are scheduled by an excerpt: their records are rejected. */
@@ -28,20 +27,21 @@ export interface IntakeOptions {
  */
 export class Intake {
   readonly #options: IntakeOptions;
+  #holding = false;
 
   constructor(options: IntakeOptions) {
     this.#options = options;
   }
 
   onBatch(batch: FetchedBatch): void {
-    const { scheduler, tracker, ownership, typeOf } = this.#options;
+    const { scheduler, tracker, partitions, leaseOf, typeOf } = this.#options;
     const type = typeOf.get(batch.topic);
     if (type === undefined) {
-      ownership.onLedgerBatch(batch);
+      partitions.onLedgerBatch(batch);
       return;
     }
     // Fetched just before the partition was paused or lost: it is fetched again when due.
-    if (!ownership.leaseOf(batch.partition)?.canStart) return;
+    if (!leaseOf(batch.partition)?.canStart) return;
     let taken: string | undefined;
     for (const record of batch.records) {
       if (scheduler.isSaturated()) {
@@ -60,11 +60,14 @@ export class Intake {
   }
 
   #holdBack(): void {
-    const { gate, scheduler, observer } = this.#options;
-    if (!gate.hold('backpressure', true)) return;
+    if (this.#holding) return;
+    this.#holding = true;
+    const { partitions, scheduler, typeOf, observer } = this.#options;
+    partitions.holdTopics(new Set(typeOf.keys()));
     observer.consumptionPaused?.(true, 'backpressure');
     void scheduler.whenRelieved().then(() => {
-      gate.hold('backpressure', false);
+      this.#holding = false;
+      partitions.holdTopics(new Set());
       observer.consumptionPaused?.(false, 'backpressure');
     });
   }

@@ -1,0 +1,62 @@
+/**
+ * Reading one ledger partition on acquiring it: the entries it holds (the state taken over) and
+ * what its ownership markers say. The new owner writes its `acquired` marker, then reads the
+ * partition from the start; reading its own marker of this acquisition tells which other
+ * instances' last marker is `acquired` (they may still be working on the partition); a `released`
+ * marker read after that tells one of them has let go. What to make of those facts (whom to wait
+ * for, for how long) is the partition's life, decided in src/partitions.
+ */
+import type { InboundRecord } from '../kafka/index.js';
+import type { LedgerEntry } from './entry.js';
+import { decodeLedgerRecord, OWNERSHIP_KEY_PREFIX, type OwnershipMarker } from './ledger-record.js';
+
+export type LedgerFact =
+  | { readonly kind: 'own-marker-read'; readonly holders: readonly string[] }
+  | { readonly kind: 'holder-released'; readonly instance: string };
+
+export class LedgerReader {
+  readonly entries = new Map<string, LedgerEntry>();
+  // Each other instance's last marker kind, in the order read.
+  readonly #markers = new Map<string, OwnershipMarker['kind']>();
+  readonly #self: Pick<OwnershipMarker, 'instance' | 'nonce'>;
+  #unreadable = 0;
+
+  constructor(self: Pick<OwnershipMarker, 'instance' | 'nonce'>) {
+    this.#self = self;
+  }
+
+  /** Records the bridge could not read and skipped. */
+  get unreadable(): number {
+    return this.#unreadable;
+  }
+
+  /** Other instances whose markers remain: their ownership is over once this one takes over. */
+  otherInstances(): string[] {
+    return [...this.#markers.keys()];
+  }
+
+  /** Takes one record in; returns what it tells about the handover, if anything. */
+  apply(record: InboundRecord): LedgerFact | undefined {
+    const decoded = decodeLedgerRecord(record.key, record.value);
+    if (decoded === undefined) {
+      this.#unreadable++;
+    } else if (decoded.kind === 'entry') {
+      this.entries.set(decoded.bizId, decoded.entry);
+    } else if (decoded.kind === 'tombstone') {
+      this.#markers.delete(decoded.key.slice(OWNERSHIP_KEY_PREFIX.length));
+    } else {
+      return this.#marker(decoded.marker);
+    }
+    return undefined;
+  }
+
+  #marker({ instance, kind, nonce }: OwnershipMarker): LedgerFact | undefined {
+    if (instance === this.#self.instance) {
+      if (kind !== 'acquired' || nonce !== this.#self.nonce) return undefined;
+      const holders = [...this.#markers].filter(([, last]) => last === 'acquired');
+      return { kind: 'own-marker-read', holders: holders.map(([other]) => other) };
+    }
+    this.#markers.set(instance, kind);
+    return kind === 'released' ? { kind: 'holder-released', instance } : undefined;
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * What the consumer fetches, decided in one place from the phase of every assigned partition and
+ * every hold on consumption: a command partition while it is active and nothing holds it back;
+ * a ledger partition while it is being restored. Everything else is paused, so nothing is fetched
+ * that would have to be fetched again.
+ */
+import type { TopicPartitions } from '../kafka/index.js';
+import type { Phase } from './partition-machine.js';
+
+/**
+ * Why consumption is held back: too much in hand (per command topic, so that a full class of
+ * commands does not stop the others), the circuit breaker open, or the bridge stopping.
+ */
+export interface Holds {
+  readonly all: ReadonlySet<'breaker' | 'stopping'>;
+  /** Command topics held back for backpressure. */
+  readonly topics: ReadonlySet<string>;
+}
+
+export interface FetchPlan {
+  readonly resume: readonly TopicPartitions[];
+  readonly pause: readonly TopicPartitions[];
+}
+
+export function fetchPlan(
+  phases: ReadonlyMap<number, Phase>,
+  topics: { readonly commands: readonly string[]; readonly ledger: string },
+  holds: Holds,
+): FetchPlan {
+  const active: number[] = [];
+  const inactive: number[] = [];
+  const restoring: number[] = [];
+  const notRestoring: number[] = [];
+  for (const [partition, phase] of phases) {
+    (phase === 'active' ? active : inactive).push(partition);
+    (phase === 'reading' || phase === 'awaiting' ? restoring : notRestoring).push(partition);
+  }
+  const resume: TopicPartitions[] = [];
+  const pause: TopicPartitions[] = [];
+  const add = (list: TopicPartitions[], topic: string, partitions: number[]) => {
+    if (partitions.length > 0) list.push({ topic, partitions });
+  };
+  for (const topic of topics.commands) {
+    const held = holds.all.size > 0 || holds.topics.has(topic);
+    add(resume, topic, held ? [] : active);
+    add(pause, topic, held ? [...active, ...inactive] : inactive);
+  }
+  add(resume, topics.ledger, restoring);
+  add(pause, topics.ledger, notRestoring);
+  return { resume, pause };
+}

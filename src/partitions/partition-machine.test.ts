@@ -1,0 +1,252 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  type Decision,
+  NEW_PARTITION,
+  type PartitionEvent,
+  type PartitionState,
+  transition,
+} from './partition-machine.js';
+
+const settings = { handoverTimeoutMs: 10_000, abortGraceMs: 1_000 };
+
+/** Feeds the events in order from a new partition; the states and decisions along the way. */
+function run(events: readonly PartitionEvent[], from: PartitionState = NEW_PARTITION) {
+  let state: PartitionState | undefined = from;
+  const decisions: Decision[] = [];
+  const states: Array<PartitionState | undefined> = [state];
+  for (const event of events) {
+    if (!state) break;
+    const next = transition(state, event, settings);
+    state = next.state;
+    decisions.push(...next.decisions);
+    states.push(state);
+  }
+  return { state, decisions, states, did: decisions.map((d) => d.do) };
+}
+
+const members = (...live: string[]): PartitionEvent => ({
+  type: 'members-known',
+  live: new Set(['me', ...live]),
+  nonce: 'n1',
+});
+const written: PartitionEvent = { type: 'marker-written' };
+const ownMarker = (...holders: string[]): PartitionEvent => ({ type: 'own-marker-read', holders });
+const revoked: PartitionEvent = { type: 'revoked', drainMs: 5_000 };
+const active = [members(), written, ownMarker()];
+
+describe('a partition acquired', () => {
+  it('when nobody else holds it, then it writes its marker, reads the ledger and turns active, taking the entries over', () => {
+    const { state, did } = run(active);
+    expect(state?.phase).toBe('active');
+    expect(did).toEqual(['write-acquired', 'take-over', 'allow-starts', 'settle']);
+  });
+
+  it('when a previous holder still in the group has not released, then it waits for its released marker', () => {
+    const { state, decisions } = run([members('old'), written, ownMarker('old')]);
+    expect(state).toMatchObject({ phase: 'awaiting', waitingFor: new Set(['old']) });
+    expect(decisions.at(-1)).toEqual({ do: 'start-timer', timer: 'handover', ms: 10_000 });
+    const released = run([{ type: 'holder-released', instance: 'old' }], state);
+    expect(released.state?.phase).toBe('active');
+    expect(released.did).toEqual(['cancel-timer', 'take-over', 'allow-starts', 'settle']);
+  });
+
+  it('when the previous holder is no longer in the group, then there is nothing to wait for', () => {
+    expect(run([members(), written, ownMarker('dead')]).state?.phase).toBe('active');
+  });
+
+  it('when the group members are unknown, then every holder is waited for', () => {
+    const unknown: PartitionEvent = { type: 'members-known', live: undefined, nonce: 'n' };
+    expect(run([unknown, written, ownMarker('maybe')]).state?.phase).toBe('awaiting');
+  });
+
+  it('when the handover times out, then it takes over regardless and says so', () => {
+    const { state, decisions } = run([
+      members('old'),
+      written,
+      ownMarker('old'),
+      { type: 'handover-timed-out' },
+    ]);
+    expect(state?.phase).toBe('active');
+    expect(decisions).toContainEqual({ do: 'take-over', timedOut: true });
+  });
+
+  it('when the ledger refuses its acquired marker for good, then it is blocked, reports it, never starts anything, and a revocation ends it', () => {
+    const refused = run([members(), { type: 'marker-refused', error: new Error('denied') }]);
+    expect(refused.state?.phase).toBe('blocked');
+    expect(refused.did).toEqual(['write-acquired', 'report-unwritable', 'settle']);
+    const later = run([written, ownMarker(), { type: 'runs-idle' }], refused.state);
+    expect(later.state?.phase).toBe('blocked');
+    expect(later.did).toEqual([]);
+    expect(run([revoked], refused.state)).toMatchObject({ state: undefined, did: ['forget'] });
+  });
+
+  it('when the outbox gives its marker up at shutdown, then the partition is simply gone', () => {
+    expect(run([members(), { type: 'marker-abandoned' }]).did).toEqual([
+      'write-acquired',
+      'settle',
+      'forget',
+    ]);
+  });
+});
+
+describe('a partition lost', () => {
+  it('when revoked while active, then nothing new starts, running commands get until the deadline, and it is released once they are done', () => {
+    const { state, did } = run([...active, revoked, { type: 'runs-idle' }, { type: 'released' }]);
+    expect(state).toBeUndefined();
+    expect(did.slice(4)).toEqual([
+      'stop-starts',
+      'start-timer',
+      'watch-runs',
+      'cancel-timer',
+      'release',
+      'forget',
+    ]);
+  });
+
+  it('when running commands outlive the deadline, then they are aborted, get a grace, and the release goes ahead', () => {
+    const { did } = run([
+      ...active,
+      revoked,
+      { type: 'drain-timed-out' },
+      { type: 'abort-grace-over' },
+      { type: 'released' },
+    ]);
+    expect(did.slice(7)).toEqual(['abort-runs', 'start-timer', 'release', 'forget']);
+  });
+
+  it('when revoked while its marker is being written or the ledger read, then it releases at once: nothing ran', () => {
+    for (const before of [
+      [members()],
+      [members(), written],
+      [members('old'), written, ownMarker('old')],
+    ]) {
+      const { state, did } = run([...before, revoked]);
+      expect(state?.phase).toBe('releasing');
+      expect(did).toContain('release');
+      expect(did).not.toContain('allow-starts');
+    }
+  });
+
+  it('when revoked before its members are known, then it is gone without writing anything', () => {
+    expect(run([revoked]).did).toEqual(['settle', 'forget']);
+  });
+
+  it('when assigned again while being released, then it is acquired anew once the release is done; revoked once more, it is not', () => {
+    const again = run([
+      ...active,
+      revoked,
+      { type: 'assigned' },
+      { type: 'runs-idle' },
+      { type: 'released' },
+    ]);
+    expect(again.state).toEqual(NEW_PARTITION);
+    expect(again.did.at(-1)).toBe('learn-members');
+    const not = run([
+      ...active,
+      revoked,
+      { type: 'assigned' },
+      revoked,
+      { type: 'runs-idle' },
+      { type: 'released' },
+    ]);
+    expect(not.state).toBeUndefined();
+  });
+});
+
+const anyEvent: fc.Arbitrary<PartitionEvent> = fc.oneof(
+  fc.constantFrom<PartitionEvent>(
+    { type: 'marker-written' },
+    { type: 'marker-refused', error: new Error('refused') },
+    { type: 'marker-abandoned' },
+    { type: 'handover-timed-out' },
+    { type: 'revoked', drainMs: 1 },
+    { type: 'assigned' },
+    { type: 'runs-idle' },
+    { type: 'drain-timed-out' },
+    { type: 'abort-grace-over' },
+    { type: 'released' },
+  ),
+  fc.constantFrom('a', 'b').map((i): PartitionEvent => ({ type: 'holder-released', instance: i })),
+  fc.subarray(['a', 'b']).map((holders): PartitionEvent => ({ type: 'own-marker-read', holders })),
+  fc
+    .subarray(['a', 'b'])
+    .map((live): PartitionEvent => ({ type: 'members-known', live: new Set(live), nonce: 'n' })),
+);
+
+/** What the decisions did to the commands of the partition: may they start, was it released. */
+function effects(decisions: readonly Decision[]) {
+  let startsAllowed = false;
+  let written = false;
+  let releases = 0;
+  let settles = 0;
+  for (const decision of decisions) {
+    if (decision.do === 'allow-starts') startsAllowed = true;
+    if (decision.do === 'stop-starts' || decision.do === 'release') startsAllowed = false;
+    if (decision.do === 'write-acquired') written = true;
+    if (decision.do === 'release') releases++;
+    if (decision.do === 'settle') settles++;
+  }
+  return { startsAllowed, written, releases, settles };
+}
+
+describe('any sequence of events', () => {
+  it('commands may start exactly while the partition is active', () => {
+    fc.assert(
+      fc.property(fc.array(anyEvent, { maxLength: 30 }), (events) => {
+        let state: PartitionState | undefined = NEW_PARTITION;
+        const decisions: Decision[] = [];
+        for (const event of events) {
+          if (!state) break;
+          const next = transition(state, event, settings);
+          decisions.push(...next.decisions);
+          state = next.state;
+          expect(effects(decisions).startsAllowed).toBe(state?.phase === 'active');
+        }
+      }),
+    );
+  });
+
+  it('an acquisition settles once, releases at most once, and is never gone after writing its marker without releasing, unless that marker was refused or given up', () => {
+    fc.assert(
+      fc.property(fc.array(anyEvent, { maxLength: 30 }), (events) => {
+        let state: PartitionState | undefined = NEW_PARTITION;
+        let decisions: Decision[] = [];
+        let ended = false;
+        for (const event of events) {
+          if (!state) break;
+          const next = transition(state, event, settings);
+          decisions.push(...next.decisions);
+          if (next.decisions.some((d) => d.do === 'learn-members')) decisions = [];
+          const { written, releases, settles } = effects(decisions);
+          expect(settles).toBeLessThanOrEqual(1);
+          expect(releases).toBeLessThanOrEqual(1);
+          ended ||= event.type === 'marker-refused' || event.type === 'marker-abandoned';
+          if (next.state === undefined && written && !ended) expect(releases).toBe(1);
+          state = next.state;
+        }
+      }),
+    );
+  });
+
+  it('once revoked, it reaches its end by the events its own decisions wait for', () => {
+    const finishing: PartitionEvent[] = [
+      { type: 'marker-written' },
+      { type: 'drain-timed-out' },
+      { type: 'abort-grace-over' },
+      { type: 'released' },
+    ];
+    fc.assert(
+      fc.property(fc.array(anyEvent, { maxLength: 20 }), (events) => {
+        let state: PartitionState | undefined = run(events).state;
+        if (!state) return;
+        state = transition(state, revoked, settings).state;
+        for (const event of [...finishing, ...finishing]) {
+          if (!state) break;
+          state = transition(state, event, settings).state;
+        }
+        expect(state).toBeUndefined();
+      }),
+    );
+  });
+});

@@ -1,0 +1,263 @@
+/**
+ * One partition number's life in this instance, as pure transitions (docs/design.md, "Ownership
+ * and rebalances"):
+ *
+ *   pending ─► marking ─► reading ─► (awaiting) ─► active ─► draining ─► releasing ─► gone
+ *                  └─► blocked                                              └─► pending (assigned again)
+ *
+ * - pending: assigned; the group's members are being learnt (who may still hold it).
+ * - marking: this acquisition's `acquired` marker is being written to the ledger partition.
+ * - reading: the ledger partition is read until that marker comes back.
+ * - awaiting: the marker came back, but a previous holder still in the group has not written its
+ *   `released` marker yet; reading goes on until it does, or the handover times out.
+ * - active: its commands are fetched and run.
+ * - draining: lost (or stopping): nothing new starts; running commands may finish and write until
+ *   a deadline, then they are aborted and get a short grace.
+ * - releasing: the outbox is flushed, offsets committed, the ledger entries dropped and the
+ *   `released` marker written.
+ * - blocked: the ledger refused the `acquired` marker for good: nothing of it runs.
+ *
+ * `transition` decides; the driver (partitions.ts) applies its decisions and feeds back what
+ * happened as events. What to fetch follows from the phases alone (fetch-plan.ts).
+ */
+
+export type Phase =
+  | 'pending'
+  | 'marking'
+  | 'reading'
+  | 'awaiting'
+  | 'active'
+  | 'draining'
+  | 'releasing'
+  | 'blocked';
+
+export interface PartitionState {
+  readonly phase: Phase;
+  /** This acquisition's marker nonce, from marking on. */
+  readonly nonce?: string;
+  /** The group's members when it was acquired; undefined when they could not be learnt. */
+  readonly live?: ReadonlySet<string> | undefined;
+  /** awaiting: the previous holders whose `released` marker is still to come. */
+  readonly waitingFor?: ReadonlySet<string>;
+  /** draining: its running commands were aborted (the deadline passed). */
+  readonly aborted?: boolean;
+  /** draining or releasing: assigned to this instance again meanwhile. */
+  readonly reacquire?: boolean;
+}
+
+export type PartitionEvent =
+  | {
+      readonly type: 'members-known';
+      readonly live: ReadonlySet<string> | undefined;
+      readonly nonce: string;
+    }
+  | { readonly type: 'marker-written' }
+  | { readonly type: 'marker-refused'; readonly error: unknown }
+  | { readonly type: 'marker-abandoned' }
+  | { readonly type: 'own-marker-read'; readonly holders: readonly string[] }
+  | { readonly type: 'holder-released'; readonly instance: string }
+  | { readonly type: 'handover-timed-out' }
+  | { readonly type: 'revoked'; readonly drainMs: number }
+  | { readonly type: 'assigned' }
+  | { readonly type: 'runs-idle' }
+  | { readonly type: 'drain-timed-out' }
+  | { readonly type: 'abort-grace-over' }
+  | { readonly type: 'released' };
+
+export type Timer = 'handover' | 'drain' | 'abort-grace';
+
+export type Decision =
+  | { readonly do: 'learn-members' }
+  | { readonly do: 'write-acquired'; readonly nonce: string }
+  | { readonly do: 'start-timer'; readonly timer: Timer; readonly ms: number }
+  | { readonly do: 'cancel-timer'; readonly timer: Timer }
+  /** Take the restored entries over, delete the markers of holders whose ownership is over. */
+  | { readonly do: 'take-over'; readonly timedOut: boolean }
+  | { readonly do: 'allow-starts' }
+  /** Nothing new starts; queued commands are dropped (the next owner runs them). */
+  | { readonly do: 'stop-starts' }
+  | { readonly do: 'watch-runs' }
+  | { readonly do: 'abort-runs' }
+  /** Flush, refuse further writes, commit, drop the ledger entries, write `released`. */
+  | { readonly do: 'release' }
+  | { readonly do: 'report-unwritable'; readonly error: unknown }
+  /** The acquisition ended: active, or given up. */
+  | { readonly do: 'settle' }
+  | { readonly do: 'forget' };
+
+export interface Settings {
+  readonly handoverTimeoutMs: number;
+  /** How long aborted runs get to wind down before the partition is released regardless. */
+  readonly abortGraceMs: number;
+}
+
+export interface Transition {
+  readonly state: PartitionState | undefined;
+  readonly decisions: readonly Decision[];
+}
+
+export const NEW_PARTITION: PartitionState = { phase: 'pending' };
+
+/**
+ * The next state (undefined: gone) and what to do, for an event in a state. An event that does
+ * not apply to the state (a late acknowledgement, a timer that raced its cancellation) changes
+ * nothing.
+ */
+export function transition(
+  state: PartitionState,
+  event: PartitionEvent,
+  settings: Settings,
+): Transition {
+  const unchanged: Transition = { state, decisions: [] };
+  if (event.type === 'assigned') return assignedAgain(state);
+  if (event.type === 'revoked' && isLeaving(state)) return to({ ...state, reacquire: false });
+  switch (state.phase) {
+    case 'pending':
+      return fromPending(state, event) ?? unchanged;
+    case 'marking':
+      return fromMarking(state, event) ?? unchanged;
+    case 'reading':
+    case 'awaiting':
+      return fromRestoring(state, event, settings) ?? unchanged;
+    case 'active':
+      return fromActive(state, event) ?? unchanged;
+    case 'draining':
+      return fromDraining(state, event, settings) ?? unchanged;
+    case 'releasing':
+      return fromReleasing(state, event) ?? unchanged;
+    case 'blocked':
+      return event.type === 'revoked' ? gone() : unchanged;
+  }
+}
+
+function fromPending(state: PartitionState, event: PartitionEvent): Transition | undefined {
+  if (event.type === 'revoked') return gone({ do: 'settle' });
+  if (event.type !== 'members-known') return undefined;
+  const { live, nonce } = event;
+  return to({ ...state, phase: 'marking', live, nonce }, { do: 'write-acquired', nonce });
+}
+
+function fromMarking(state: PartitionState, event: PartitionEvent): Transition | undefined {
+  switch (event.type) {
+    case 'marker-written':
+      return to({ ...state, phase: 'reading' });
+    case 'marker-refused':
+      return to(
+        { ...state, phase: 'blocked' },
+        { do: 'report-unwritable', error: event.error },
+        { do: 'settle' },
+      );
+    case 'marker-abandoned':
+      return gone({ do: 'settle' });
+    // The released marker goes after the acquired one: the outbox keeps the order of writes.
+    case 'revoked':
+      return to({ ...state, phase: 'releasing' }, { do: 'release' }, { do: 'settle' });
+    default:
+      return undefined;
+  }
+}
+
+function fromRestoring(
+  state: PartitionState,
+  event: PartitionEvent,
+  settings: Settings,
+): Transition | undefined {
+  switch (event.type) {
+    case 'own-marker-read': {
+      if (state.phase !== 'reading') return undefined;
+      // A holder no longer in the group crashed or left: nothing to wait for.
+      const waitingFor = new Set(event.holders.filter((i) => state.live?.has(i) ?? true));
+      if (waitingFor.size === 0) return activate(state, false);
+      return to(
+        { ...state, phase: 'awaiting', waitingFor },
+        { do: 'start-timer', timer: 'handover', ms: settings.handoverTimeoutMs },
+      );
+    }
+    case 'holder-released': {
+      if (state.phase !== 'awaiting') return undefined;
+      const waitingFor = new Set(state.waitingFor);
+      waitingFor.delete(event.instance);
+      if (waitingFor.size > 0) return to({ ...state, waitingFor });
+      return activate(state, false, { do: 'cancel-timer', timer: 'handover' });
+    }
+    case 'handover-timed-out':
+      return state.phase === 'awaiting' ? activate(state, true) : undefined;
+    case 'revoked':
+      return to(
+        { ...state, phase: 'releasing', waitingFor: undefined },
+        { do: 'cancel-timer', timer: 'handover' },
+        { do: 'release' },
+        { do: 'settle' },
+      );
+    default:
+      return undefined;
+  }
+}
+
+function activate(state: PartitionState, timedOut: boolean, ...first: Decision[]): Transition {
+  return to(
+    { ...state, phase: 'active', waitingFor: undefined },
+    ...first,
+    { do: 'take-over', timedOut },
+    { do: 'allow-starts' },
+    { do: 'settle' },
+  );
+}
+
+function fromActive(state: PartitionState, event: PartitionEvent): Transition | undefined {
+  if (event.type !== 'revoked') return undefined;
+  return to(
+    { ...state, phase: 'draining', aborted: false },
+    { do: 'stop-starts' },
+    { do: 'start-timer', timer: 'drain', ms: event.drainMs },
+    { do: 'watch-runs' },
+  );
+}
+
+function fromDraining(
+  state: PartitionState,
+  event: PartitionEvent,
+  settings: Settings,
+): Transition | undefined {
+  switch (event.type) {
+    case 'runs-idle':
+      return to(
+        { ...state, phase: 'releasing' },
+        { do: 'cancel-timer', timer: state.aborted ? 'abort-grace' : 'drain' },
+        { do: 'release' },
+      );
+    case 'drain-timed-out':
+      if (state.aborted) return undefined;
+      return to(
+        { ...state, aborted: true },
+        { do: 'abort-runs' },
+        { do: 'start-timer', timer: 'abort-grace', ms: settings.abortGraceMs },
+      );
+    case 'abort-grace-over':
+      return state.aborted ? to({ ...state, phase: 'releasing' }, { do: 'release' }) : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function fromReleasing(state: PartitionState, event: PartitionEvent): Transition | undefined {
+  if (event.type !== 'released') return undefined;
+  return state.reacquire ? to(NEW_PARTITION, { do: 'learn-members' }) : gone();
+}
+
+/** Assigned again before it was released: acquired anew once the release is done. */
+function assignedAgain(state: PartitionState): Transition {
+  return isLeaving(state) ? to({ ...state, reacquire: true }) : to(state);
+}
+
+function isLeaving({ phase }: PartitionState): boolean {
+  return phase === 'draining' || phase === 'releasing';
+}
+
+function to(state: PartitionState, ...decisions: Decision[]): Transition {
+  return { state, decisions };
+}
+
+function gone(...decisions: Decision[]): Transition {
+  return { state: undefined, decisions: [...decisions, { do: 'forget' }] };
+}

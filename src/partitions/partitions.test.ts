@@ -1,0 +1,209 @@
+import pino from 'pino';
+import { describe, expect, it, vi } from 'vitest';
+import { KafkaWriteFailed, LedgerUnwritable } from '../errors.js';
+import type { InboundRecord, OutboundRecord, TopicPartitions } from '../kafka/index.js';
+import { Ledger } from '../ledger/index.js';
+import { Outbox } from '../producers/index.js';
+import { fetchPlan } from './fetch-plan.js';
+import { Leases } from './lease.js';
+import { Partitions } from './partitions.js';
+
+const topics = { commands: ['cmd.a', 'cmd.b'], ledger: 'ledger' };
+
+/** A driver over fakes: a consumer whose fetch state is kept, an outbox whose sends Kafka takes. */
+function driver(options: { refuse?: boolean; live?: string[] } = {}) {
+  const fetching = new Map<string, boolean>();
+  const mark = (on: boolean) => (list: readonly TopicPartitions[]) => {
+    for (const { topic, partitions } of list)
+      for (const p of partitions) fetching.set(`${topic}/${p}`, on);
+  };
+  const consumer = {
+    liveInstances: vi.fn(async () => new Set(['me', ...(options.live ?? [])])),
+    pause: vi.fn(mark(false)),
+    resume: vi.fn(mark(true)),
+  };
+  const written: OutboundRecord[] = [];
+  const outbox = new Outbox({
+    sink: async (records) => {
+      if (options.refuse && records.some((r) => r.topic === 'ledger')) {
+        throw new KafkaWriteFailed('denied', { details: { kafkaError: 'X', permanent: true } });
+      }
+      written.push(...records);
+    },
+    lingerMs: 0,
+    maxRecords: 100,
+    maxBatchBytes: 1_000_000,
+    retry: { initialDelayMs: 1, maxDelayMs: 1, multiplier: 1 },
+  });
+  const leases = new Leases();
+  const clearQueued = vi.fn();
+  const commitAndForget = vi.fn(async () => {});
+  const onLedgerUnwritable = vi.fn();
+  const partitions = new Partitions({
+    consumer,
+    instance: 'me',
+    topics,
+    ledger: new Ledger('ledger'),
+    outbox,
+    leases,
+    clearQueued,
+    commitAndForget,
+    onLedgerUnwritable,
+    settings: { handoverTimeoutMs: 60_000, abortGraceMs: 10 },
+    log: pino({ level: 'silent' }),
+  });
+  /** Reads back into the partition every marker this instance wrote there, as Kafka would. */
+  const readLedger = (partition: number) => {
+    const records = written.filter((r) => r.topic === 'ledger' && r.partition === partition);
+    partitions.onLedgerBatch({
+      topic: 'ledger',
+      partition,
+      records: records.map((r, i) => inbound(r, partition, i)),
+      resolve: () => {},
+    });
+  };
+  const isFetched = (topic: string, partition: number) =>
+    fetching.get(`${topic}/${partition}`) === true;
+  return {
+    partitions,
+    leases,
+    written,
+    readLedger,
+    isFetched,
+    clearQueued,
+    commitAndForget,
+    onLedgerUnwritable,
+  };
+}
+
+function inbound(record: OutboundRecord, partition: number, offset: number): InboundRecord {
+  return {
+    topic: record.topic,
+    partition,
+    offset: String(offset),
+    key: record.key === null ? null : Buffer.from(record.key),
+    value: record.value === null ? null : Buffer.from(record.value),
+    headers: {},
+    timestamp: '0',
+  };
+}
+
+const markers = (written: OutboundRecord[], kind: string) =>
+  written.filter((r) => r.topic === 'ledger' && String(r.value).includes(`"kind":"${kind}"`));
+
+describe('Partitions', () => {
+  it('when partitions are assigned, then each marks and restores its ledger before its commands are fetched and may start', async () => {
+    const { partitions, leases, written, readLedger, isFetched } = driver();
+    partitions.onAssignment([0, 1]);
+    expect(isFetched('cmd.a', 0)).toBe(false);
+    await vi.waitFor(() => expect(markers(written, 'acquired')).toHaveLength(2));
+    await vi.waitFor(() => expect(isFetched('ledger', 0)).toBe(true));
+    expect(isFetched('cmd.a', 0)).toBe(false);
+    readLedger(0);
+    readLedger(1);
+    await partitions.whenRestored();
+    expect([isFetched('cmd.a', 0), isFetched('cmd.b', 1), isFetched('ledger', 0)]).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    expect(leases.current(0)?.canStart).toBe(true);
+  });
+
+  it('when the ledger refuses the acquired marker for good, then the partition reports it and nothing of it is fetched or started', async () => {
+    const { partitions, leases, isFetched, onLedgerUnwritable } = driver({ refuse: true });
+    partitions.onAssignment([0]);
+    await partitions.whenRestored();
+    expect(onLedgerUnwritable).toHaveBeenCalledWith(expect.any(LedgerUnwritable));
+    expect([isFetched('cmd.a', 0), isFetched('ledger', 0)]).toEqual([false, false]);
+    expect(leases.current(0)?.canStart).toBe(false);
+  });
+
+  it('when an active partition is revoked, then its queue is dropped, its running command may finish, and then it commits and writes released', async () => {
+    const { partitions, leases, written, readLedger, isFetched, clearQueued, commitAndForget } =
+      driver();
+    partitions.onAssignment([0, 1]);
+    await vi.waitFor(() => expect(markers(written, 'acquired')).toHaveLength(2));
+    readLedger(0);
+    readLedger(1);
+    await partitions.whenRestored();
+    const lease = leases.current(0);
+    const run = lease?.startRun() as AbortController;
+    partitions.onAssignment([1]);
+    expect(clearQueued).toHaveBeenCalledWith(0);
+    expect(lease?.canStart).toBe(false);
+    expect(commitAndForget).not.toHaveBeenCalled();
+    lease?.endRun(run);
+    await vi.waitFor(() => expect(markers(written, 'released')).toHaveLength(1));
+    expect(commitAndForget).toHaveBeenCalledWith(0);
+    expect(lease?.revoked).toBe(true);
+    expect(leases.current(0)).toBeUndefined();
+  });
+
+  it('when a previous holder in the group has not released, then the partition waits for its released marker', async () => {
+    const { partitions, leases, written, readLedger } = driver({ live: ['old'] });
+    written.push({
+      topic: 'ledger',
+      partition: 0,
+      key: ' ownership old',
+      value: '{"kind":"acquired","instance":"old","nonce":"x"}',
+    });
+    partitions.onAssignment([0]);
+    await vi.waitFor(() => expect(markers(written, 'acquired')).toHaveLength(2));
+    readLedger(0);
+    expect(leases.current(0)?.canStart).toBe(false);
+    written.push({
+      topic: 'ledger',
+      partition: 0,
+      key: ' ownership old',
+      value: '{"kind":"released","instance":"old","nonce":"y"}',
+    });
+    readLedger(0);
+    await partitions.whenRestored();
+    expect(leases.current(0)?.canStart).toBe(true);
+  });
+
+  it('when stopping, then every partition is released and nothing new is acquired', async () => {
+    const { partitions, written, readLedger } = driver();
+    partitions.onAssignment([0, 1]);
+    await vi.waitFor(() => expect(markers(written, 'acquired')).toHaveLength(2));
+    readLedger(0);
+    readLedger(1);
+    await partitions.releaseAll(1_000);
+    expect(markers(written, 'released')).toHaveLength(2);
+    partitions.onAssignment([0, 1, 2]);
+    expect(markers(written, 'acquired')).toHaveLength(2);
+  });
+});
+
+describe('fetchPlan', () => {
+  const phases = new Map([
+    [0, 'active' as const],
+    [1, 'reading' as const],
+    [2, 'draining' as const],
+  ]);
+  const none = { all: new Set<'breaker' | 'stopping'>(), topics: new Set<string>() };
+
+  it('fetches the commands of active partitions and the ledger of restoring ones, and pauses the rest', () => {
+    expect(fetchPlan(phases, topics, none)).toEqual({
+      resume: [
+        { topic: 'cmd.a', partitions: [0] },
+        { topic: 'cmd.b', partitions: [0] },
+        { topic: 'ledger', partitions: [1] },
+      ],
+      pause: [
+        { topic: 'cmd.a', partitions: [1, 2] },
+        { topic: 'cmd.b', partitions: [1, 2] },
+        { topic: 'ledger', partitions: [0, 2] },
+      ],
+    });
+  });
+
+  it('when a command topic is held back, then only that topic pauses; when the breaker holds, every command topic does and the ledger still restores', () => {
+    const backpressure = fetchPlan(phases, topics, { ...none, topics: new Set(['cmd.a']) });
+    expect(backpressure.resume).toContainEqual({ topic: 'cmd.b', partitions: [0] });
+    expect(backpressure.pause).toContainEqual({ topic: 'cmd.a', partitions: [0, 1, 2] });
+    const breaker = fetchPlan(phases, topics, { ...none, all: new Set(['breaker' as const]) });
+    expect(breaker.resume).toEqual([{ topic: 'ledger', partitions: [1] }]);
+  });
+});

@@ -1,0 +1,363 @@
+/**
+ * The driver of every partition's machine (partition-machine.ts): it turns assignments, ledger
+ * records, acknowledgements and timers into events, applies the decisions the machine returns,
+ * and after each step tells the consumer what to fetch (fetch-plan.ts). It holds no phase of its
+ * own: only the instruments the decisions act on (leases, ledger readers, timers).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { LedgerUnwritable, OutboxClosed, PartitionReleased } from '../errors.js';
+import type { FetchedBatch, GroupConsumer } from '../kafka/index.js';
+import {
+  type Ledger,
+  LedgerReader,
+  markerRecord,
+  markerTombstone,
+  type OwnershipMarker,
+} from '../ledger/index.js';
+import type { Outbox } from '../producers/index.js';
+import { fetchPlan, type Holds } from './fetch-plan.js';
+import type { Leases } from './lease.js';
+import {
+  type Decision,
+  NEW_PARTITION,
+  type PartitionEvent,
+  type PartitionState,
+  type Phase,
+  type Settings,
+  type Timer,
+  transition,
+} from './partition-machine.js';
+
+export interface PartitionsOptions {
+  readonly consumer: Pick<GroupConsumer, 'liveInstances' | 'pause' | 'resume'>;
+  readonly instance: string;
+  readonly topics: { readonly commands: readonly string[]; readonly ledger: string };
+  readonly ledger: Ledger;
+  readonly outbox: Outbox;
+  /** The leases the command runner reads; this opens, flips and closes them. */
+  readonly leases: Leases;
+  /** Drops the partition's queued commands (and those waiting to retry): the next owner runs them. */
+  readonly clearQueued: (partition: number) => void;
+  /** Commits the partition's finished offsets and forgets the rest. */
+  readonly commitAndForget: (partition: number) => Promise<void>;
+  /**
+   * The ledger topic refused this instance's `acquired` marker for good: the partition stays
+   * blocked (nothing of it runs) until it is revoked.
+   */
+  readonly onLedgerUnwritable: (error: LedgerUnwritable) => void;
+  readonly settings: Settings;
+  readonly log: Logger;
+}
+
+const TIMER_EVENTS: Record<Timer, PartitionEvent> = {
+  handover: { type: 'handover-timed-out' },
+  drain: { type: 'drain-timed-out' },
+  'abort-grace': { type: 'abort-grace-over' },
+};
+
+export class Partitions {
+  readonly #options: PartitionsOptions;
+  readonly #states = new Map<number, PartitionState>();
+  readonly #readers = new Map<number, LedgerReader>();
+  readonly #timers = new Map<string, NodeJS.Timeout>();
+  readonly #acquiredAt = new Map<number, number>();
+  #assigned: readonly number[] = [];
+  #holds: Holds = { all: new Set(), topics: new Set() };
+  #stopping: { drainMs: number } | undefined;
+  #firstRestore: { unsettled: Set<number>; done: Promise<void>; resolve: () => void } | undefined;
+  #whenGone: Array<() => void> = [];
+
+  constructor(options: PartitionsOptions) {
+    this.#options = options;
+  }
+
+  get assigned(): readonly number[] {
+    return this.#assigned;
+  }
+
+  /** Settles once the partitions of the first assignment are active (or given up). */
+  whenRestored(): Promise<void> {
+    return this.#firstRestore?.done ?? Promise.resolve();
+  }
+
+  onAssignment(partitions: readonly number[]): void {
+    const previous = new Set(this.#assigned);
+    this.#assigned = partitions;
+    if (this.#stopping) {
+      this.#fetch();
+      return;
+    }
+    const { handoverTimeoutMs } = this.#options.settings;
+    for (const partition of previous) {
+      if (!partitions.includes(partition)) {
+        this.#dispatch(partition, { type: 'revoked', drainMs: handoverTimeoutMs / 2 });
+      }
+    }
+    const fresh = partitions.filter((p) => !previous.has(p));
+    for (const partition of fresh) {
+      if (this.#states.has(partition)) this.#dispatch(partition, { type: 'assigned' });
+      else this.#states.set(partition, NEW_PARTITION);
+    }
+    const pending = fresh.filter((p) => this.#states.get(p)?.phase === 'pending');
+    if (!this.#firstRestore) this.#trackFirstRestore(pending);
+    this.#learnMembers(pending);
+    this.#fetch();
+  }
+
+  onLedgerBatch(batch: FetchedBatch): void {
+    const { partition } = batch;
+    const reader = this.#readers.get(partition);
+    const last = batch.records.at(-1);
+    if (!reader || !this.#isRestoring(partition) || last === undefined) return;
+    for (const record of batch.records) {
+      const fact = reader.apply(record);
+      if (fact?.kind === 'own-marker-read') {
+        this.#dispatch(partition, { type: 'own-marker-read', holders: fact.holders });
+      } else if (fact?.kind === 'holder-released') {
+        this.#dispatch(partition, { type: 'holder-released', instance: fact.instance });
+      }
+      if (!this.#isRestoring(partition)) break;
+    }
+    batch.resolve(last.offset);
+  }
+
+  /** Holds consumption back while the circuit is open, or lets it go on. */
+  holdForBreaker(on: boolean): void {
+    const all = new Set(this.#holds.all);
+    if (on) all.add('breaker');
+    else all.delete('breaker');
+    this.#holds = { ...this.#holds, all };
+    this.#fetch();
+  }
+
+  /** The command topics held back for backpressure. */
+  holdTopics(topics: ReadonlySet<string>): void {
+    this.#holds = { ...this.#holds, topics };
+    this.#fetch();
+  }
+
+  /** Releases every partition, giving running commands `drainMs` to finish; takes nothing new. */
+  releaseAll(drainMs: number): Promise<void> {
+    this.#stopping = { drainMs };
+    const gone = new Promise<void>((resolve) => this.#whenGone.push(resolve));
+    for (const partition of [...this.#states.keys()]) {
+      this.#dispatch(partition, { type: 'revoked', drainMs });
+    }
+    this.#checkGone();
+    return gone;
+  }
+
+  #dispatch(partition: number, event: PartitionEvent): void {
+    const state = this.#states.get(partition);
+    if (!state) return;
+    const next = transition(state, event, this.#options.settings);
+    if (next.state) this.#states.set(partition, next.state);
+    for (const decision of next.decisions) this.#apply(partition, decision);
+    this.#fetch();
+  }
+
+  #apply(partition: number, decision: Decision): void {
+    const lease = this.#options.leases.current(partition);
+    switch (decision.do) {
+      case 'learn-members':
+        if (this.#stopping) this.#forget(partition);
+        else this.#learnMembers([partition]);
+        break;
+      case 'write-acquired':
+        this.#writeAcquired(partition, decision.nonce);
+        break;
+      case 'start-timer':
+        this.#startTimer(partition, decision.timer, decision.ms);
+        break;
+      case 'cancel-timer':
+        this.#cancelTimer(partition, decision.timer);
+        break;
+      case 'take-over':
+        this.#takeOver(partition, decision.timedOut);
+        break;
+      case 'allow-starts':
+        lease?.allowStarts();
+        break;
+      case 'stop-starts':
+        lease?.stopStarts();
+        this.#options.clearQueued(partition);
+        break;
+      case 'watch-runs':
+        void (lease?.whenIdle() ?? Promise.resolve()).then(() => {
+          this.#dispatch(partition, { type: 'runs-idle' });
+        });
+        break;
+      case 'abort-runs':
+        lease?.abortRuns(released(partition));
+        break;
+      case 'release':
+        void this.#release(partition);
+        break;
+      case 'report-unwritable':
+        this.#options.onLedgerUnwritable(
+          unwritable(this.#options.ledger.topic, partition, decision.error),
+        );
+        break;
+      case 'settle':
+        this.#settle(partition);
+        break;
+      case 'forget':
+        this.#forget(partition);
+        break;
+    }
+  }
+
+  #learnMembers(partitions: readonly number[]): void {
+    if (partitions.length === 0) return;
+    const { consumer, log } = this.#options;
+    void consumer
+      .liveInstances()
+      .then(
+        (live) => live,
+        (error: unknown) => {
+          log.warn({ err: error }, 'group members unknown; waiting for every holder');
+          return undefined;
+        },
+      )
+      .then((live) => {
+        for (const partition of partitions) {
+          this.#dispatch(partition, { type: 'members-known', live, nonce: randomUUID() });
+        }
+      });
+  }
+
+  #writeAcquired(partition: number, nonce: string): void {
+    const { instance, ledger, outbox } = this.#options;
+    this.#options.leases.open(partition);
+    this.#readers.set(partition, new LedgerReader({ instance, nonce }));
+    this.#acquiredAt.set(partition, Date.now());
+    const marker: OwnershipMarker = { kind: 'acquired', instance, nonce };
+    outbox.write([markerRecord(ledger.topic, partition, marker)]).then(
+      () => this.#dispatch(partition, { type: 'marker-written' }),
+      (error: unknown) =>
+        this.#dispatch(
+          partition,
+          error instanceof OutboxClosed
+            ? { type: 'marker-abandoned' }
+            : { type: 'marker-refused', error },
+        ),
+    );
+  }
+
+  #takeOver(partition: number, timedOut: boolean): void {
+    const reader = this.#readers.get(partition);
+    this.#readers.delete(partition);
+    if (!reader) return;
+    const { ledger, outbox, log } = this.#options;
+    ledger.adopt(partition, reader.entries);
+    const others = reader.otherInstances();
+    // Housekeeping: their ownership is over, so their markers can go.
+    if (others.length > 0) {
+      const tombstones = others.map((other) => markerTombstone(ledger.topic, partition, other));
+      void outbox.write(tombstones).catch(() => {});
+    }
+    if (timedOut) log.warn({ partition }, 'previous owner did not release in time; taking over');
+    const ms = Date.now() - (this.#acquiredAt.get(partition) ?? Date.now());
+    const { size: entries } = reader.entries;
+    log.info({ partition, entries, unreadable: reader.unreadable, ms }, 'partition acquired');
+  }
+
+  /** Flushes, refuses further writes, commits, drops the entries, writes `released`. */
+  async #release(partition: number): Promise<void> {
+    const { outbox, ledger, instance, commitAndForget, log } = this.#options;
+    const started = Date.now();
+    this.#options.leases.current(partition)?.revoke();
+    this.#readers.delete(partition);
+    try {
+      await outbox.drain();
+      await commitAndForget(partition);
+      ledger.drop(partition);
+      const marker: OwnershipMarker = { kind: 'released', instance, nonce: randomUUID() };
+      await outbox.write([markerRecord(ledger.topic, partition, marker)]);
+      log.info({ partition, ms: Date.now() - started }, 'partition released');
+    } catch (error) {
+      log.error({ err: error, partition }, 'partition handover failed');
+    }
+    this.#options.leases.close(partition);
+    this.#dispatch(partition, { type: 'released' });
+  }
+
+  #startTimer(partition: number, timer: Timer, ms: number): void {
+    const key = `${partition}:${timer}`;
+    clearTimeout(this.#timers.get(key));
+    this.#timers.set(
+      key,
+      setTimeout(() => {
+        this.#timers.delete(key);
+        this.#dispatch(partition, TIMER_EVENTS[timer]);
+      }, ms),
+    );
+  }
+
+  #cancelTimer(partition: number, timer: Timer): void {
+    const key = `${partition}:${timer}`;
+    clearTimeout(this.#timers.get(key));
+    this.#timers.delete(key);
+  }
+
+  #trackFirstRestore(partitions: readonly number[]): void {
+    let resolve: () => void = () => {};
+    const done = new Promise<void>((r) => {
+      resolve = r;
+    });
+    this.#firstRestore = { unsettled: new Set(partitions), done, resolve };
+    if (partitions.length === 0) resolve();
+  }
+
+  #settle(partition: number): void {
+    const first = this.#firstRestore;
+    if (first?.unsettled.delete(partition) && first.unsettled.size === 0) first.resolve();
+  }
+
+  #forget(partition: number): void {
+    this.#states.delete(partition);
+    this.#options.leases.close(partition);
+    this.#readers.delete(partition);
+    this.#acquiredAt.delete(partition);
+    for (const timer of Object.keys(TIMER_EVENTS) as Timer[]) this.#cancelTimer(partition, timer);
+    this.#settle(partition);
+    this.#checkGone();
+  }
+
+  #checkGone(): void {
+    if (!this.#stopping || this.#states.size > 0) return;
+    for (const resolve of this.#whenGone.splice(0)) resolve();
+  }
+
+  #isRestoring(partition: number): boolean {
+    const phase = this.#states.get(partition)?.phase;
+    return phase === 'reading' || phase === 'awaiting';
+  }
+
+  #fetch(): void {
+    const phases = new Map<number, Phase>(
+      this.#assigned.map((p) => [p, this.#states.get(p)?.phase ?? 'pending']),
+    );
+    const { consumer, topics } = this.#options;
+    const { all, topics: held } = this.#holds;
+    const holds: Holds = this.#stopping
+      ? { all: new Set([...all, 'stopping']), topics: held }
+      : this.#holds;
+    const plan = fetchPlan(phases, topics, holds);
+    consumer.pause(plan.pause);
+    consumer.resume(plan.resume);
+  }
+}
+
+function released(partition: number): PartitionReleased {
+  return new PartitionReleased(`partition ${partition} released`, { details: { partition } });
+}
+
+function unwritable(topic: string, partition: number, cause: unknown): LedgerUnwritable {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return new LedgerUnwritable(
+    `the ledger topic ${topic} refused this instance's records (partition ${partition}): ${reason}; the bridge does not run without writing its ledger`,
+    { details: { topic, partition }, cause },
+  );
+}
