@@ -253,3 +253,37 @@ export class KafkaWriteFailed extends SigningBridgeError<{
     return !this.details.permanent;
   }
 }
+
+/** Why TLS or SASL refused the bridge; each names the settings that decide it. */
+export type KafkaRefusalReason =
+  | 'sasl-credentials'
+  | 'sasl-mechanism'
+  | 'tls-untrusted'
+  | 'tls-host-name'
+  | 'tls-client-certificate'
+  | 'tls-not-offered';
+
+/**
+ * TLS or SASL refused the bridge when it first connected: the broker's certificate is not
+ * trusted or not for that host, the broker refused the client certificate, the credentials are
+ * wrong. No retry changes that, so start-up stops with the settings to correct in the message.
+ */
+export class KafkaAuthenticationFailed extends SigningBridgeError<{
+  reason: KafkaRefusalReason;
+  broker: string | undefined;
+  settings: readonly string[];
+  kafkaError: string;
+}> {
+  readonly code = 'SB_ERR_KAFKA_AUTH_FAILED';
+  readonly retryable = false;
+}
+
+/** No broker answered the first connection, however many attempts the caller allowed. */
+export class KafkaUnreachable extends SigningBridgeError<{
+  brokers: readonly string[];
+  attempts: number;
+  kafkaError: string;
+}> {
+  readonly code = 'SB_ERR_KAFKA_UNREACHABLE';
+  readonly retryable = true;
+}

@@ -6,7 +6,13 @@
 import type { Logger } from 'pino';
 import { Pool } from 'undici';
 import { SigningClient } from './api-client/index.js';
-import { bridgeSettings, clientOptions, filePolicy, topics } from './config/component-settings.js';
+import {
+  bridgeSettings,
+  clientOptions,
+  filePolicy,
+  kafkaClientSettings,
+  topics,
+} from './config/component-settings.js';
 import type { Config } from './config/index.js';
 import { Bridge } from './consumers/index.js';
 import { createFileLoader } from './files/index.js';
@@ -20,7 +26,10 @@ import {
 } from './observability/index.js';
 
 export interface Service {
-  /** Serves health and metrics, then joins the consumer group; resolves once consuming. */
+  /**
+   * Serves health and metrics, checks that Kafka accepts this client (TLS, SASL), then joins
+   * the consumer group; resolves once consuming.
+   */
   start(): Promise<void>;
   /** Graceful: the bridge's shutdown (bounded by SHUTDOWN_DEADLINE_MS), then every resource. */
   stop(): Promise<void>;
@@ -37,13 +46,13 @@ export function composeService(config: Config, log: Logger): Service {
   const metrics = createMetrics();
   const { pool, client } = platformClient(config, metrics);
   const files = createFileLoader(filePolicy(config));
+  const kafka = createKafkaConnection({
+    ...kafkaClientSettings(config),
+    log: log.child({ component: 'kafka' }),
+    topicPartitions: config.TOPIC_PARTITIONS,
+  });
   const bridge = new Bridge({
-    kafka: createKafkaConnection({
-      brokers: config.KAFKA_BROKERS,
-      clientId: config.KAFKA_CLIENT_ID,
-      log: log.child({ component: 'kafka' }),
-      topicPartitions: config.TOPIC_PARTITIONS,
-    }),
+    kafka,
     topics: topics(config),
     handlers: createHandlers({ client, files }),
     settings: bridgeSettings(config),
@@ -57,10 +66,14 @@ export function composeService(config: Config, log: Logger): Service {
       // Health first, so probes answer (alive, not ready) while the group is joined.
       if (config.HTTP_PORT > 0)
         health = await serveHealth(config, metrics, log, () => bridge.ready);
-      await bridge.start().catch(async (error: unknown) => {
-        await release();
-        throw error;
-      });
+      // A refused login fails here, named, instead of in a consumer that would retry forever.
+      await kafka
+        .preflight()
+        .then(() => bridge.start())
+        .catch(async (error: unknown) => {
+          await release();
+          throw error;
+        });
     },
     async stop() {
       await bridge.stop();

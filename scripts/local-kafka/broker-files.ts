@@ -4,9 +4,21 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { TestCertificates } from './certificates.js';
 import { type BrokerPorts, HOST } from './ports.js';
 import type { Family } from './releases.js';
+import {
+  type LocalKafkaUser,
+  scramArguments,
+  securedListeners,
+  securedProperties,
+} from './secured-listeners.js';
 import { lastLines, runTool } from './tool-run.js';
+
+export interface SecuredSetup {
+  certificates: TestCertificates;
+  users: readonly LocalKafkaUser[];
+}
 
 export interface BrokerFiles {
   dataDir: string;
@@ -17,15 +29,23 @@ export interface BrokerFiles {
   loggingFlag: string;
 }
 
-function serverProperties(port: number, controllerPort: number, logDirs: string): string[] {
+function serverProperties(ports: BrokerPorts, logDirs: string, secured?: SecuredSetup): string[] {
+  const { port, controllerPort } = ports;
+  // Clients' listeners; the controller's is not advertised.
+  const listeners = [
+    { name: 'PLAINTEXT', protocol: 'PLAINTEXT', port },
+    ...(ports.secured ? securedListeners(ports.secured) : []),
+  ];
+  const address = ({ name, port }: { name: string; port: number }) => `${name}://${HOST}:${port}`;
+  const protocols = listeners.map(({ name, protocol }) => `${name}:${protocol}`);
   return [
     'process.roles=broker,controller',
     'node.id=1',
     // A static voter set works for 3.9 and 4.x alike, so `format` needs no --standalone.
     `controller.quorum.voters=1@${HOST}:${controllerPort}`,
-    `listeners=PLAINTEXT://${HOST}:${port},CONTROLLER://${HOST}:${controllerPort}`,
-    `advertised.listeners=PLAINTEXT://${HOST}:${port}`,
-    'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
+    `listeners=${[...listeners.map(address), `CONTROLLER://${HOST}:${controllerPort}`].join(',')}`,
+    `advertised.listeners=${listeners.map(address).join(',')}`,
+    `listener.security.protocol.map=${[...protocols, 'CONTROLLER:PLAINTEXT'].join(',')}`,
     'controller.listener.names=CONTROLLER',
     'inter.broker.listener.name=PLAINTEXT',
     `log.dirs=${logDirs}`,
@@ -41,6 +61,7 @@ function serverProperties(port: number, controllerPort: number, logDirs: string)
     // Kept at the broker default (true) for simplicity: tests create their topics explicitly
     // through the admin client anyway, so auto-creation never hides a missing topic there.
     'auto.create.topics.enable=true',
+    ...(secured ? securedProperties(secured.certificates, secured.users) : []),
   ];
 }
 
@@ -80,6 +101,7 @@ export async function writeBrokerFiles(
   family: Family,
   dataDir: string,
   ports: BrokerPorts,
+  secured?: SecuredSetup,
 ): Promise<BrokerFiles> {
   await mkdir(dataDir, { recursive: true });
   const files = {
@@ -91,7 +113,7 @@ export async function writeBrokerFiles(
   };
   const logging = LOGGING[family];
   const loggingFile = join(dataDir, logging.fileName);
-  const properties = serverProperties(ports.port, ports.controllerPort, files.logDirs);
+  const properties = serverProperties(ports, files.logDirs, secured);
   await writeFile(files.serverProperties, textFile(properties));
   await writeFile(loggingFile, textFile(logging.lines(files.serverLog)));
   return { ...files, loggingFlag: `${logging.flag}${loggingFile}` };
@@ -107,12 +129,18 @@ function randomClusterId(): string {
   return id.startsWith('-') ? randomClusterId() : id;
 }
 
-export async function formatStorage(libs: string, files: BrokerFiles): Promise<void> {
-  // A caller-supplied dataDir is reused as is. Not `format --ignore-formatted`: 4.x rejects
-  // it when the new cluster id differs from the stored one ("Invalid cluster.id in ...").
+/** Formats new storage, creating `users`' SCRAM credentials in the cluster's metadata. */
+export async function formatStorage(
+  libs: string,
+  files: BrokerFiles,
+  users: readonly LocalKafkaUser[] = [],
+): Promise<void> {
+  // A caller-supplied dataDir is reused as is (with the users of its first start). Not `format
+  // --ignore-formatted`: 4.x rejects it when the new cluster id differs from the stored one
+  // ("Invalid cluster.id in ...").
   if (existsSync(join(files.logDirs, 'meta.properties'))) return;
   const args = ['-cp', join(libs, '*'), files.loggingFlag, 'kafka.tools.StorageTool', 'format'];
-  args.push('-t', randomClusterId(), '-c', files.serverProperties);
+  args.push('-t', randomClusterId(), '-c', files.serverProperties, ...scramArguments(users));
   const { code, output } = await runTool('java', args);
   if (code !== 0)
     throw new Error(`kafka storage format failed (exit ${code}):\n${lastLines(output, 30)}`);

@@ -1,4 +1,5 @@
-// The two ports a one-node KRaft broker listens on (clients and its controller), on loopback.
+// The ports a one-node KRaft broker listens on (clients and its controller, plus the SASL_SSL
+// and mutual-TLS listeners when secured), on loopback.
 import { type AddressInfo, createServer, type Server } from 'node:net';
 
 export const HOST = '127.0.0.1';
@@ -6,13 +7,23 @@ export const HOST = '127.0.0.1';
 export interface BrokerPorts {
   port: number;
   controllerPort: number;
+  secured?: SecuredPorts;
 }
 
-/** The requested client port (0: any free one) and a free controller port. */
-export async function pickPorts(requested = 0): Promise<BrokerPorts> {
+export interface SecuredPorts {
+  saslSsl: number;
+  mtls: number;
+}
+
+/** The requested client port (0: any free one) and free ports for the other listeners. */
+export async function pickPorts(requested = 0, secured = false): Promise<BrokerPorts> {
   try {
-    const [port = requested, controllerPort = 0] = await reservePorts([requested, 0]);
-    return { port, controllerPort };
+    const others = secured ? [0, 0, 0] : [0];
+    const [port = requested, controllerPort = 0, saslSsl = 0, mtls = 0] = await reservePorts([
+      requested,
+      ...others,
+    ]);
+    return { port, controllerPort, ...(secured ? { secured: { saslSsl, mtls } } : {}) };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
     const hint = 'pass another port, or none to get a free one';

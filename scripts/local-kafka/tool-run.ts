@@ -1,4 +1,4 @@
-// Running the external tools the local broker needs (mvn, java) to completion, and turning
+// Running the external tools the local broker needs (mvn, java, keytool) to completion, and turning
 // their failures into messages that say what to install or what went wrong.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MISSING_TOOL_HINTS: Record<string, string> = {
   java: 'install a JDK 17 (the local Kafka broker runs on the JVM)',
+  keytool: "install a JDK 17 (its keytool makes the local broker's TLS certificates)",
   mvn: 'install Maven 3.8+ (it downloads the Kafka broker jars from Maven Central)',
 };
 

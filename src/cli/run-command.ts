@@ -19,8 +19,11 @@ const USAGE = `Usage: signing-bridge run [--check-config]
 Consumes the command topics, calls the signing platform, publishes result and failure events.
 Configuration is read from environment variables only (see docs/configuration.md).
 
+Variables ending in _FILE name a file read at start; secrets are never logged.
+
 Options:
-  --check-config  check the configuration, print what is wrong, and exit (0 valid, 1 not)
+  --check-config  check the configuration, print what is wrong or the configuration (secrets
+                  masked), and exit (0 valid, 1 not)
   -h, --help      show this help
 `;
 
@@ -74,7 +77,8 @@ async function checkConfig(config: Config, log: Logger): Promise<number> {
     stderr.write(`signing-bridge run: ${error.message}\n`);
     return 1;
   }
-  stdout.write('configuration is valid\n');
+  const summary = JSON.stringify(configSummary(config), null, 2);
+  stdout.write(`configuration is valid (secrets masked):\n${summary}\n`);
   return 0;
 }
 

@@ -5,6 +5,7 @@
 import { CLIENT_DEFAULTS, type SigningClientOptions } from '../api-client/index.js';
 import { type BridgeSettings, defaultBridgeSettings } from '../consumers/settings.js';
 import type { FilePolicy } from '../files/index.js';
+import type { KafkaClientSettings, KafkaTlsSettings } from '../kafka/index.js';
 import type { LoggerSettings } from '../observability/index.js';
 import { type TopicNames, topicNames } from '../schemas/messages/topics.js';
 import type { Config } from './table.js';
@@ -42,6 +43,36 @@ export function clientOptions(config: Config) {
     },
     maxFileBytes: config.FILE_MAX_BYTES,
   } satisfies SigningClientOptions;
+}
+
+/**
+ * How to reach the cluster. Every entry point that talks to the bridge's Kafka (the service,
+ * tools beside it) builds its connection from this, so they all read the same variables.
+ */
+export function kafkaClientSettings(config: Config): KafkaClientSettings {
+  const mechanism = config.KAFKA_SASL_MECHANISM;
+  const password = config.KAFKA_SASL_PASSWORD ?? config.KAFKA_SASL_PASSWORD_FILE?.text;
+  const username = config.KAFKA_SASL_USERNAME;
+  return {
+    brokers: config.KAFKA_BROKERS,
+    clientId: config.KAFKA_CLIENT_ID,
+    tls: config.KAFKA_TLS ? tlsSettings(config) : undefined,
+    // The loader has made sure a mechanism comes with both.
+    sasl:
+      mechanism === 'none' || username === undefined || password === undefined
+        ? undefined
+        : { mechanism, username, password },
+  };
+}
+
+function tlsSettings(config: Config): KafkaTlsSettings {
+  const cert = config.KAFKA_TLS_CERT_FILE?.text;
+  const key = config.KAFKA_TLS_KEY_FILE?.text;
+  const passphrase = config.KAFKA_TLS_KEY_PASSWORD ?? config.KAFKA_TLS_KEY_PASSWORD_FILE?.text;
+  return {
+    ca: config.KAFKA_TLS_CA_FILE?.text,
+    clientCertificate: cert && key ? { cert, key, passphrase } : undefined,
+  };
 }
 
 export function filePolicy(config: Config): FilePolicy {

@@ -1,5 +1,6 @@
-/** Rules between variables: each is checked once both of its variables are valid on their own. */
+/** Rules between variables: each is checked once its variables are valid on their own. */
 import type { InvalidField } from '../errors.js';
+import { kafkaChecks } from './kafka-checks.js';
 import type { VariableName } from './table.js';
 
 interface PairRule {
@@ -16,11 +17,16 @@ export const AT_LEAST: readonly PairRule[] = [
   { larger: 'BREAKER_MAX_OPEN_MS', smaller: 'BREAKER_OPEN_MS' },
 ];
 
-export function crossCheck(values: Partial<Record<VariableName, unknown>>): InvalidField[] {
-  return AT_LEAST.flatMap(({ larger, smaller }) => {
+/** `invalid`: the variables already found bad on their own. */
+export function crossCheck(
+  values: Partial<Record<VariableName, unknown>>,
+  invalid: ReadonlySet<string>,
+): InvalidField[] {
+  const ordered = AT_LEAST.flatMap(({ larger, smaller }) => {
     const big = values[larger];
     const small = values[smaller];
     if (typeof big !== 'number' || typeof small !== 'number' || big >= small) return [];
     return [{ path: larger, rule: `must be at least ${smaller} (${small})` }];
   });
+  return [...ordered, ...kafkaChecks(values, invalid)];
 }

@@ -1,4 +1,5 @@
 /** docs/configuration.md, rendered from the CONFIG table (`npm run docs:config` writes it). */
+import { CONFIG_FILE_MAX_BYTES } from './file-values.js';
 import { CONFIG } from './table.js';
 import { GROUPS, type Variable } from './variable.js';
 
@@ -13,7 +14,13 @@ empty variable takes its default; a variable without a default is required. Star
 with one message that names every bad variable, and \`signing-bridge run --check-config\` runs
 that check alone. \`signing-bridge run --help\` lists the same variables.
 
-Secret variables are never logged: the configuration summary logged at start masks them.
+Secret variables are never logged: the configuration summary logged at start (and printed by
+\`--check-config\`) masks them. A variable ending in \`_FILE\` names a file that is read at start
+(at most ${CONFIG_FILE_MAX_BYTES / 1_048_576} MiB); the summary shows its path, never its content. A secret can be given either
+inline or as a file, not both.
+
+To connect to a secured cluster (TLS, SASL), see the Kafka variables below and
+[deployment.md](deployment.md#a-secured-kafka-cluster).
 `;
 
 export function renderConfigDoc(): string {

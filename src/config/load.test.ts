@@ -104,6 +104,17 @@ const VALID: Record<VariableName, fc.Arbitrary<string>> = (() => {
     KAFKA_CLIENT_ID: word,
     KAFKA_GROUP_ID: word,
     DELIVERY_MODE: fc.constant('at-least-once'),
+    KAFKA_TLS: flag,
+    // Files and the rules between these variables: kafka-security.test.ts.
+    KAFKA_TLS_CA_FILE: fc.constant(''),
+    KAFKA_TLS_CERT_FILE: fc.constant(''),
+    KAFKA_TLS_KEY_FILE: fc.constant(''),
+    KAFKA_TLS_KEY_PASSWORD: fc.constant(''),
+    KAFKA_TLS_KEY_PASSWORD_FILE: fc.constant(''),
+    KAFKA_SASL_MECHANISM: fc.constantFrom('none', 'plain', 'scram-sha-256', 'scram-sha-512'),
+    KAFKA_SASL_USERNAME: word,
+    KAFKA_SASL_PASSWORD: fc.string({ minLength: 1 }).filter((s) => s.trim() !== ''),
+    KAFKA_SASL_PASSWORD_FILE: fc.constant(''),
     TOPIC_PREFIX: topic,
     TOPIC_PARTITIONS: int(1, 10_000),
     TOPIC_COMMANDS_CREATE_CONTRACT: optionalTopic,
@@ -181,11 +192,19 @@ const validEnv = fc.record(VALID).map((env) => {
   for (const { larger, smaller } of AT_LEAST) {
     if (Number(fixed[larger]) < Number(fixed[smaller])) fixed[larger] = fixed[smaller] ?? '';
   }
+  // Without a mechanism, SASL credentials are refused.
+  if (fixed.KAFKA_SASL_MECHANISM === 'none') {
+    fixed.KAFKA_SASL_USERNAME = '';
+    fixed.KAFKA_SASL_PASSWORD = '';
+  }
   return fixed;
 });
 
 /** Variables whose schema refuses some non-blank text (free text accepts anything). */
-const CHECKED = CONFIG.filter((variable) => variable.schema !== text);
+const FREE_TEXT = new Set(['KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD', 'KAFKA_TLS_KEY_PASSWORD']);
+const CHECKED = CONFIG.filter(
+  (variable) => variable.schema !== text && !FREE_TEXT.has(variable.name),
+);
 
 describe('loadConfig, for any environment', () => {
   it('when every variable holds a valid value, then the environment parses', () => {

@@ -21,7 +21,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     if (parsed.success) values[name] = parsed.data;
     else problems.push({ path: name, rule: rulesOf(parsed.error) });
   }
-  problems.push(...crossCheck(values));
+  problems.push(...crossCheck(values, new Set(problems.map((problem) => problem.path))));
   if (problems.length > 0) throw configInvalid(problems);
   // Every variable of the table was read by its own schema above.
   return values as Config;

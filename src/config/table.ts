@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { Variable } from './variable.js';
 import { FILES } from './variables/files.js';
 import { KAFKA, TOPICS } from './variables/kafka.js';
+import { KAFKA_SECURITY } from './variables/kafka-security.js';
 import { LIMITS } from './variables/limits.js';
 import { OBSERVABILITY } from './variables/observability.js';
 import { PLATFORM } from './variables/platform.js';
@@ -13,6 +14,7 @@ import { BREAKER, PROCESSING } from './variables/processing.js';
 
 export const CONFIG = [
   ...KAFKA,
+  ...KAFKA_SECURITY,
   ...TOPICS,
   ...PLATFORM,
   ...PROCESSING,

@@ -1,3 +1,8 @@
-export { createKafkaConnection, type KafkaConnectionOptions } from './connection.js';
+export * from './client-settings.js';
+export {
+  createKafkaConnection,
+  type KafkaConnectionOptions,
+  type KafkajsConnection,
+} from './connection.js';
 export { BATCH_OVERHEAD_BYTES, headerStats, headersSize, recordSize } from './record-size.js';
 export type * from './types.js';

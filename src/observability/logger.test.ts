@@ -28,6 +28,16 @@ describe('createLogger', () => {
     expect(lines[1]).toMatchObject({ config: { KAFKA_BROKERS: ['k:9092'] } });
   });
 
+  it('when Kafka client settings are logged, then the SASL and key passwords are redacted', () => {
+    const { log, lines } = capture();
+    const sasl = { mechanism: 'scram-sha-512', username: 'bridge', password: 'pw-sasl' };
+    const clientCertificate = { cert: 'c', key: 'k', passphrase: 'pw-key' };
+    log.info({ kafka: { sasl, clientCertificate } }, 'settings');
+    log.info({ config: { KAFKA_SASL_PASSWORD: 'pw-env', KAFKA_TLS_KEY_PASSWORD: 'pw-env2' } }, 'c');
+    expect(JSON.stringify(lines)).not.toMatch(/pw-/);
+    expect(lines[0]).toMatchObject({ kafka: { sasl: { username: 'bridge' } } });
+  });
+
   it('when request headers are logged, then the signature and access token are redacted', () => {
     const { log, lines } = capture();
     const headers = {

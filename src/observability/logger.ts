@@ -1,6 +1,6 @@
 /**
  * The service's one root logger. Redaction is configured here, once: the app secret and token,
- * and the signature headers, wherever they appear in a logged object. Every other logger is a
+ * Kafka's passwords, and the signature headers, wherever they appear in a logged object. Every other logger is a
  * child of this one (the engine makes one per command, carrying commandId, bizId and type).
  */
 import { createRequire } from 'node:module';
@@ -14,7 +14,17 @@ export interface LoggerSettings {
 }
 
 const CENSOR = '[redacted]';
-const SECRET_KEYS = ['appSecret', 'appToken', 'SIGNING_APP_SECRET', 'SIGNING_APP_TOKEN'];
+const SECRET_KEYS = [
+  'appSecret',
+  'appToken',
+  'SIGNING_APP_SECRET',
+  'SIGNING_APP_TOKEN',
+  // Kafka's SASL password and TLS key password, in settings objects and kafkajs' options.
+  'password',
+  'passphrase',
+  'KAFKA_SASL_PASSWORD',
+  'KAFKA_TLS_KEY_PASSWORD',
+];
 
 /** Paths for pino's redaction: each key at the top and up to two levels down. */
 export function redactPaths(headerPrefix: string): string[] {

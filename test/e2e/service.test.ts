@@ -2,10 +2,9 @@
  * The service as it is deployed: configuration from the environment, the composition root,
  * health and metrics over HTTP, and `signing-bridge run` as a process with its signals.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { SigningClient } from '../../src/api-client/index.js';
@@ -15,9 +14,9 @@ import { startService } from '../../src/service.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
 import { initiator, meta, person, uniqueBizId } from '../handlers/support/fixtures.js';
 import { CommandSender, EventCollector, uniquePrefix } from '../support/bridge-harness.js';
+import { logged, runCommand, serviceEnvironment } from './support/service-process.js';
 
 const brokers = inject('kafkaBrokers');
-const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 let sim: RunningSimulator;
 
 beforeAll(async () => {
@@ -27,20 +26,7 @@ afterAll(() => sim?.stop());
 
 /** The environment of one bridge with topics and a group of its own. */
 function environment(prefix: string, extra: Record<string, string> = {}) {
-  return {
-    KAFKA_BROKERS: brokers,
-    KAFKA_GROUP_ID: `service-${prefix}`,
-    TOPIC_PREFIX: prefix,
-    TOPIC_PARTITIONS: '2',
-    SIGNING_API_BASE_URL: sim.url,
-    SIGNING_APP_TOKEN: 'demo-app-token',
-    SIGNING_APP_SECRET: 'demo-app-secret',
-    HANDOVER_TIMEOUT_MS: '2000',
-    COMMIT_INTERVAL_MS: '200',
-    PRECONDITION_TIMEOUT_MS: '300',
-    HTTP_PORT: '0',
-    ...extra,
-  };
+  return serviceEnvironment(prefix, sim.url, { KAFKA_BROKERS: brokers, ...extra });
 }
 
 async function freePort(): Promise<number> {
@@ -99,31 +85,6 @@ describe('startService', () => {
   });
 });
 
-/** `signing-bridge run` in a process of its own, its JSON log lines collected. */
-function runCommand(env: Record<string, string>, args: string[] = []) {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'run', ...args], {
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output = { stdout: '', stderr: '' };
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output.stdout += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output.stderr += chunk.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  return { child, output, exited };
-}
-
-async function logged(output: { stdout: string }, message: string, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!output.stdout.includes(`"msg":"${message}"`)) {
-    if (Date.now() > deadline) throw new Error(`no "${message}" in: ${output.stdout}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 const running: ChildProcess[] = [];
 afterAll(() => {
   for (const child of running) if (child.exitCode === null) child.kill('SIGKILL');
@@ -145,10 +106,12 @@ describe('signing-bridge run', () => {
     }
   });
 
-  it('when the configuration is right, then --check-config says so and exits 0', async () => {
+  it('when the configuration is right, then --check-config says so, prints it with secrets masked and exits 0', async () => {
     const run = runCommand(environment(uniquePrefix()), ['--check-config']);
     expect(await run.exited).toBe(0);
     expect(run.output.stdout).toContain('configuration is valid');
+    expect(run.output.stdout).toContain('"SIGNING_APP_SECRET": "***"');
+    expect(run.output.stdout).not.toContain('demo-app-secret');
   });
 
   it('when SIGTERM arrives, then the command in flight finishes, its event is published, and the process exits 0', async () => {
