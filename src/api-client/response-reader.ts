@@ -12,6 +12,7 @@ import {
 import { invalidFields } from '../schemas/issues.js';
 import { findPlatformCode } from '../schemas/platform/codes.js';
 import { ResponseBody, readEnvelope } from '../schemas/platform/envelopes.js';
+import { readJson } from '../schemas/platform/json-text.js';
 
 export interface HttpAnswer {
   readonly statusCode: number;
@@ -42,7 +43,8 @@ export function readResponse<R extends z.ZodType>(
 function envelopeOf(text: string): ResponseBody | undefined {
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    // The platform's ids are numbers beyond 2^53: read them whole, as strings.
+    json = readJson(text);
   } catch {
     return undefined;
   }

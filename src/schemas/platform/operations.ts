@@ -19,8 +19,14 @@ const contractRef = {
   bizId: z.string().optional(),
   tenantName: z.string().optional(),
 };
-const hasContractRef = (r: { contractId?: string | undefined; bizId?: string | undefined }) =>
-  Boolean(r.contractId?.trim() || r.bizId?.trim());
+/**
+ * Also runs when a field already failed, on what was sent (a contractId that came as a number
+ * the LongId refused, say), so it must not assume strings.
+ */
+const hasContractRef = (r: { contractId?: unknown; bizId?: unknown }) =>
+  isGiven(r.contractId) || isGiven(r.bizId);
+const isGiven = (value: unknown) =>
+  typeof value === 'string' ? value.trim() !== '' : value !== undefined && value !== null;
 const contractRefRule = { message: 'one of contractId or bizId is required', path: ['contractId'] };
 
 export const CreateDraftRequest = Contract.omit({ id: true, status: true, documents: true });
