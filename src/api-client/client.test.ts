@@ -127,6 +127,16 @@ describe('SigningClient operations', () => {
     });
   });
 
+  it('when the platform answers a status the spec does not list, then the call succeeds and its report names the value', async () => {
+    const { client, calls, answer } = setup();
+    const draft = { id: 'c1', bizId: 'b1', status: 'ARCHIVING' };
+    answer(OPERATIONS.createDraft.path, 200, { code: 0, result: draft });
+    await expect(client.createDraft({ bizId: 'b1', signatories: [personal] })).resolves.toEqual(
+      draft,
+    );
+    expect(calls.map((call) => call.unlisted)).toEqual([[{ path: 'status', value: 'ARCHIVING' }]]);
+  });
+
   it('when the base URL has a path, then operation paths are appended to it', async () => {
     const { client, answer } = setup({ baseUrl: `${ORIGIN}/open/` });
     answer('/open/v2/contract/notice', 200, { responseCode: '00000000' });

@@ -15,6 +15,7 @@ import { startService } from '../../src/service.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
 import { initiator, meta, person, uniqueBizId } from '../handlers/support/fixtures.js';
 import { CommandSender, EventCollector, uniquePrefix } from '../support/bridge-harness.js';
+import { commands } from '../support/sample-commands.js';
 
 const brokers = inject('kafkaBrokers');
 const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
@@ -96,6 +97,49 @@ describe('startService', () => {
       await service.stop();
     }
     await expect(get('/healthz')).rejects.toThrow();
+  });
+});
+
+describe('answers the spec does not list', () => {
+  it('when the platform answers a draft with statuses and types the spec does not list, then create-contract still ends with contract.created and a warning names the values', async () => {
+    const prefix = uniquePrefix();
+    const lines: string[] = [];
+    const log = pino({ level: 'warn' }, { write: (line: string) => lines.push(line) });
+    const service = await startService(loadConfig(environment(prefix)), log);
+    const topics = topicNames(prefix);
+    const sender = await CommandSender.connect(brokers.split(','), topics);
+    const collector = await EventCollector.start(brokers.split(','), topics);
+    try {
+      await sim.admin.setFaults({
+        script: [{ operation: 'createDraft', kind: 'unlistedValues', times: 1 }],
+      });
+      const { command } = await commands.createContract(uniqueBizId('unlisted'));
+      await sender.sendRaw(
+        topics.commands['create-contract'],
+        command.bizId,
+        JSON.stringify(command),
+      );
+      const ended = await collector.waitForTerminalEvent(command.commandId);
+      expect(ended.event.type).toBe('signingbridge.contract.created');
+      const draft = await sim.admin.contract({ bizId: command.bizId });
+      expect(draft.status).toBe('DRAFT');
+      const warning = lines.map((line) => JSON.parse(line)).find((l) => l.unlisted);
+      expect(warning).toMatchObject({
+        level: 40,
+        operation: 'createDraft',
+        bizId: command.bizId,
+        msg: 'the platform answered values the spec does not list; kept as received',
+      });
+      expect(warning.unlisted).toContainEqual({ path: 'status', value: 'UNLISTED_DRAFT' });
+      expect(warning.unlisted).toContainEqual({
+        path: 'signatories[0].tenantType',
+        value: 'UNLISTED_PERSONAL',
+      });
+    } finally {
+      await collector.stop();
+      await sender.close();
+      await service.stop();
+    }
   });
 });
 
