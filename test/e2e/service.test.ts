@@ -189,6 +189,38 @@ describe('signing-bridge run', () => {
     }
   });
 
+  it('when variables with the bridge’s prefixes are misspelt, then --check-config names each with the one it meant and exits 1', async () => {
+    const misspelt = {
+      SIGNING_RPSS: '5',
+      MAX_INFLIGHT: '8',
+      KAFKA_BROKER: 'kafka:9092',
+      FILE_URL_ALLOWED_HOST: 'files.example.com',
+    };
+    const run = runCommand({ ...environment(uniquePrefix()), ...misspelt }, ['--check-config']);
+    expect(await run.exited).toBe(1);
+    for (const [name, meant] of [
+      ['SIGNING_RPSS', 'SIGNING_RPS'],
+      ['MAX_INFLIGHT', 'MAX_IN_FLIGHT'],
+      ['KAFKA_BROKER', 'KAFKA_BROKERS'],
+      ['FILE_URL_ALLOWED_HOST', 'FILE_URL_ALLOWED_HOSTS'],
+    ]) {
+      expect(run.output.stderr).toContain(`${name} (did you mean ${meant}?)`);
+    }
+    expect(run.output.stdout).not.toContain('configuration is valid');
+  });
+
+  it('when a variable is misspelt at run, then a warning names it and the bridge starts all the same', async () => {
+    const run = runCommand({ ...environment(uniquePrefix()), MAX_INFLIGHT: '8' });
+    running.push(run.child);
+    await logged(
+      run.output,
+      'unknown variables (1), not read: MAX_INFLIGHT (did you mean MAX_IN_FLIGHT?)',
+    );
+    await logged(run.output, 'signing-bridge running');
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+  });
+
   it('when the configuration is right, then --check-config says so and exits 0', async () => {
     const run = runCommand(environment(uniquePrefix()), ['--check-config']);
     expect(await run.exited).toBe(0);
