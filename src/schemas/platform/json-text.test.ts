@@ -47,6 +47,14 @@ describe('readJson', () => {
     }
   });
 
+  it('when the whole text is one unsafe integer, or numbers follow whitespace, then they are kept too', () => {
+    expect(readJson(` ${NINETEEN_DIGITS} `)).toBe(NINETEEN_DIGITS);
+    expect(readJson(`[\n  ${NINETEEN_DIGITS},\t${NINETEEN_DIGITS}]`)).toEqual([
+      NINETEEN_DIGITS,
+      NINETEEN_DIGITS,
+    ]);
+  });
+
   it('when a string is megabytes long, then it is read without a stack overflow', () => {
     const long = 'x'.repeat(4_000_000);
     expect(readJson(`{"s":"${long}","id":${NINETEEN_DIGITS}}`)).toEqual({

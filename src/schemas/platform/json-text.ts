@@ -5,8 +5,11 @@
  * the strings at the places a schema types as `LongId` back on the wire as bare numbers.
  */
 
-/** 2^53 has 16 digits: a text without a run of 16 digits holds no unsafe integer. */
-const LONG_DIGIT_RUN = /\d{16}/;
+/**
+ * 2^53 has 16 digits, and a number literal starts the text or follows `:`, `,` or `[`: a text
+ * without such a run of 16 digits holds no unsafe integer (ids written as strings do not count).
+ */
+const LONG_NUMBER_START = /(?:^|[:,[])\s*-?\d{16}/;
 /**
  * In valid JSON every digit outside a string belongs to a number, so scanning strings and
  * numbers left to right finds every number literal. Strings are matched unrolled (a run of
@@ -25,7 +28,7 @@ const JSON_INTEGER = /^-?(?:0|[1-9]\d*)$/;
 export function readJson(text: string): unknown {
   // Parsed first: it refuses what is not JSON, so the scan below only ever sees valid JSON.
   const value: unknown = JSON.parse(text);
-  if (!LONG_DIGIT_RUN.test(text)) return value;
+  if (!LONG_NUMBER_START.test(text)) return value;
   return JSON.parse(text.replace(STRING_OR_NUMBER, quoteUnsafeInteger));
 }
 
