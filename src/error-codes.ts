@@ -106,6 +106,14 @@ export const ERROR_CODES = {
       'Fix the producer: `error.fields` names each field; the record is copied untouched to the dead-letter topic.',
     seenIn: 'the `command.rejected` event and the dead-letter header `dlq-error-code`',
   },
+  SB_ERR_COMMAND_LIMIT_EXCEEDED: {
+    meaning:
+      'A command record is over a limit checked before it is decoded or validated: its key, value or headers too large, its JSON too deep, too long an array or too many values.',
+    retryable: false,
+    action:
+      'Fix the producer, or raise the limit `details.limit` names (docs/configuration.md); the record is copied to the dead-letter topic.',
+    seenIn: 'the `command.rejected` event and the dead-letter header `dlq-error-code`',
+  },
   SB_ERR_EVENT_INVALID: {
     meaning:
       'An event a handler made breaks its own schema, so it was not published: a bug of the bridge.',
