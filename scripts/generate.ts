@@ -1,4 +1,4 @@
-/** Writes every file derived from the zod schemas: JSON Schemas, AsyncAPI, code tables. */
+/** Writes every file derived from the zod schemas and code tables: JSON Schemas, AsyncAPI, docs/platform-codes.md, docs/error-codes.md. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,9 +1,11 @@
 /**
  * signing-bridge's own errors, in one catalogue. Each has a stable `code`
  * (`SB_ERR_<AREA>_<WHAT>`), a message that says what to do, a `retryable` flag the consumer
- * decides by, structured `details`, and the `cause` it wraps. The platform's own codes live in
+ * decides by, structured `details`, and the `cause` it wraps. What each code means and what to
+ * do is in error-codes.ts (docs/error-codes.md). The platform's own codes live in
  * `schemas/platform/codes.ts`; `PlatformRejected` carries one of those.
  */
+import type { ErrorCode } from './error-codes.js';
 import type { InvalidField } from './schemas/issues.js';
 import type { PlatformCode } from './schemas/platform/codes.js';
 
@@ -13,7 +15,8 @@ export interface ErrorOptions<D> {
 }
 
 export abstract class SigningBridgeError<D = Record<string, unknown>> extends Error {
-  abstract readonly code: `SB_ERR_${string}`;
+  /** A key of ERROR_CODES (error-codes.ts): a new class needs its row there to compile. */
+  abstract readonly code: ErrorCode;
   abstract readonly retryable: boolean;
   readonly details: D;
 

@@ -5,7 +5,7 @@
  */
 import type { Logger } from 'pino';
 import { Pool } from 'undici';
-import { SigningClient } from './api-client/index.js';
+import { type CallInfo, SigningClient } from './api-client/index.js';
 import {
   bridgeSettings,
   clientOptions,
@@ -44,7 +44,7 @@ export interface Service {
  */
 export function composeService(config: Config, log: Logger): Service {
   const metrics = createMetrics();
-  const { pool, client } = platformClient(config, metrics);
+  const { pool, client } = platformClient(config, metrics, log);
   const files = createFileLoader(filePolicy(config));
   const kafka = createKafkaConnection({
     ...kafkaClientSettings(config),
@@ -95,7 +95,7 @@ export async function startService(config: Config, log: Logger): Promise<Service
 }
 
 /** One pool for every platform call, built here so its limits and lifetime are the service's. */
-function platformClient(config: Config, metrics: Metrics) {
+function platformClient(config: Config, metrics: Metrics, log: Logger) {
   const options = clientOptions(config);
   const pool = new Pool(new URL(options.baseUrl).origin, {
     connections: config.SIGNING_CONNECTIONS,
@@ -103,8 +103,24 @@ function platformClient(config: Config, metrics: Metrics) {
     headersTimeout: options.timeouts.headersMs,
     bodyTimeout: options.timeouts.bodyMs,
   });
-  const client = new SigningClient({ ...options, dispatcher: pool, onCall: metrics.onCall });
+  const onCall = (info: CallInfo) => {
+    metrics.onCall(info);
+    warnUnlisted(log, info);
+  };
+  const client = new SigningClient({ ...options, dispatcher: pool, onCall });
   return { pool, client };
+}
+
+/**
+ * A status or type the spec does not list, in an answer to a call that took effect: the command
+ * goes on with the value as received, and operators learn that the platform has changed.
+ */
+function warnUnlisted(log: Logger, { operation, bizId, contractId, unlisted }: CallInfo): void {
+  if (!unlisted?.length) return;
+  log.warn(
+    { operation, bizId, contractId, unlisted },
+    'the platform answered values the spec does not list; kept as received',
+  );
 }
 
 function serveHealth(config: Config, metrics: Metrics, log: Logger, ready: () => boolean) {

@@ -14,7 +14,7 @@ const personal = {
   receiver: { contact: '13800000000', contactType: 'MOBILE' as const },
 };
 
-type Seen = { headers: Record<string, string>; body: unknown };
+type Seen = { headers: Record<string, string>; body: unknown; text: string };
 
 function setup(options: Partial<SigningClientOptions> = {}) {
   const agent = new MockAgent();
@@ -41,6 +41,7 @@ function setup(options: Partial<SigningClientOptions> = {}) {
         seen.push({
           headers: request.headers as Record<string, string>,
           body: text && JSON.parse(text),
+          text,
         });
         return body;
       });
@@ -85,7 +86,8 @@ const JSON_CASES: Array<[OperationName, object, object, unknown, object]> = [
     { contractId: 123, signatory: personal },
     { responseCode: '00000000', result: { id: 's1', tenantName: 'Li Lei', status: 'SIGNING' } },
     { id: 's1', tenantName: 'Li Lei', status: 'SIGNING' },
-    { contractId: '123', signatory: personal },
+    // A Long, so a bare number on the wire.
+    { contractId: 123, signatory: personal },
   ],
 ];
 
@@ -105,6 +107,35 @@ describe('SigningClient operations', () => {
       expect(seen[0]?.headers['content-type']).toBe('application/json;charset=UTF-8');
     },
   );
+
+  it('when add-signatory names a 19-digit contractId, then it goes out as a bare JSON number with every digit', async () => {
+    const { client, seen, answer } = setup();
+    answer(OPERATIONS.addSignatory.path, 200, { responseCode: '00000000', result: personal });
+    await client.addSignatory({ contractId: '3141592653589793242', signatory: personal });
+    expect(seen[0]?.text).toMatch(/^\{"contractId":3141592653589793242,"signatory":/);
+  });
+
+  it('when the platform answers ids as numbers beyond 2^53, then the result holds them digit for digit as strings', async () => {
+    const { client, answer } = setup();
+    const ids = { id: '3141592653589793243', action: '9007199254740993', seal: '9007199254740995' };
+    const text = `{"responseCode":"00000000","result":{"id":${ids.id},"tenantType":"COMPANY","actions":[{"id":${ids.action},"type":"COMPANY","corpSealIds":[${ids.seal}]}]}}`;
+    answer(OPERATIONS.addSignatory.path, 200, text);
+    const result = await client.addSignatory({ contractId: '1', signatory: personal });
+    expect(result).toMatchObject({
+      id: ids.id,
+      actions: [{ id: ids.action, corpSealIds: [ids.seal] }],
+    });
+  });
+
+  it('when the platform answers a status the spec does not list, then the call succeeds and its report names the value', async () => {
+    const { client, calls, answer } = setup();
+    const draft = { id: 'c1', bizId: 'b1', status: 'ARCHIVING' };
+    answer(OPERATIONS.createDraft.path, 200, { code: 0, result: draft });
+    await expect(client.createDraft({ bizId: 'b1', signatories: [personal] })).resolves.toEqual(
+      draft,
+    );
+    expect(calls.map((call) => call.unlisted)).toEqual([[{ path: 'status', value: 'ARCHIVING' }]]);
+  });
 
   it('when the base URL has a path, then operation paths are appended to it', async () => {
     const { client, answer } = setup({ baseUrl: `${ORIGIN}/open/` });

@@ -2,6 +2,8 @@
  * The seven operations of the signing open interface, one method each. Every method is the same
  * path through the OPERATIONS table: check the request locally, then hand it to the transport.
  */
+
+import { writeJson } from '../schemas/platform/json-text.js';
 import {
   type AddDocumentByFileRequest,
   OPERATIONS,
@@ -10,6 +12,7 @@ import {
   type OperationResult,
 } from '../schemas/platform/operations.js';
 import type { FileSuffix } from '../schemas/platform/primitives.js';
+import { longIdPaths } from '../schemas/platform/schema-paths.js';
 import { callContext } from './call-context.js';
 import { type FileSource, fileSuffixOf, multipartBody, readFileSource } from './file-upload.js';
 import { resolveSettings, type SigningClientOptions } from './settings.js';
@@ -95,7 +98,8 @@ export class SigningClient {
   ): Promise<OperationResult<Op>> {
     const { path, request: schema, result } = OPERATIONS[operation];
     const context = callContext(operation, request);
-    const body = JSON.stringify(validateRequest(schema, request, context));
+    // Ids the spec types as Long go out as bare JSON numbers, every digit kept.
+    const body = writeJson(validateRequest(schema, request, context), longIdPaths(schema));
     const sent = this.#transport.send({ path, body, result, context }, options?.signal);
     // TypeScript widens OPERATIONS[Op] to the union of all rows; the row is Op's own.
     return sent as Promise<OperationResult<Op>>;

@@ -1,3 +1,4 @@
+export type { UnlistedValue } from '../schemas/platform/answers.js';
 export type { AddDocumentByFileInput, CallOptions } from './client.js';
 export { SigningClient } from './client.js';
 export type { FileSource } from './file-upload.js';

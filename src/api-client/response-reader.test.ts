@@ -28,13 +28,11 @@ describe('readResponse', () => {
   it('when envelope A succeeds, then the result is parsed with the operation schema', () => {
     expect(
       read(200, { code: 0, message: 'ok', result: { documentId: 'd1' } }, documentResult)(),
-    ).toEqual({
-      documentId: 'd1',
-    });
+    ).toEqual({ result: { documentId: 'd1' }, unlisted: [] });
   });
 
   it('when envelope B succeeds, then an operation without result returns undefined', () => {
-    expect(read(200, { responseCode: '00000000', message: 'ok' })()).toBeUndefined();
+    expect(read(200, { responseCode: '00000000', message: 'ok' })().result).toBeUndefined();
   });
 
   it('when the platform answers a table code, then PlatformRejected carries its family and context', () => {
@@ -120,6 +118,39 @@ describe('readResponse', () => {
   it('when HTTP 200 has no envelope, then the response is invalid', () => {
     expect(thrown(read(200, '{"ok":true}'))).toBeInstanceOf(ResponseInvalid);
     expect(thrown(read(200, 'not json'))).toBeInstanceOf(ResponseInvalid);
+  });
+
+  it('when a draft comes back with a contract status and an action type the spec does not list, then the result keeps them and names them', () => {
+    const draft = {
+      id: 'c1',
+      status: 'ARCHIVING',
+      signatories: [
+        {
+          tenantType: 'COMPANY',
+          actions: [{ type: 'COMPANY' }, { type: 'NOTARY', status: 'INIT' }],
+        },
+      ],
+    };
+    const read200 = read(200, { code: 0, result: draft }, OPERATIONS.createDraft.result);
+    expect(read200()).toEqual({
+      result: draft,
+      unlisted: [
+        { path: 'status', value: 'ARCHIVING' },
+        { path: 'signatories[0].actions[1].type', value: 'NOTARY' },
+      ],
+    });
+  });
+
+  it('when an unlisted value is longer than 64 characters or not a string, then the result is invalid', () => {
+    const schema = OPERATIONS.createDraft.result;
+    for (const status of ['X'.repeat(65), 7]) {
+      const error = thrown(read(200, { code: 0, result: { id: 'c1', status } }, schema));
+      expect(error).toBeInstanceOf(ResponseInvalid);
+      expect((error as ResponseInvalid).details.fields.map((f) => f.path)).toEqual(['status']);
+    }
+    expect(read(200, { code: 0, result: { status: 'X'.repeat(64) } }, schema)().unlisted).toEqual([
+      { path: 'status', value: 'X'.repeat(64) },
+    ]);
   });
 
   it('when the result breaks the spec shape, then ResponseInvalid names the field', () => {

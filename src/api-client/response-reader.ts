@@ -10,8 +10,10 @@ import {
   UnexpectedHttpStatus,
 } from '../errors.js';
 import { invalidFields } from '../schemas/issues.js';
+import { readAnswer, type UnlistedValue } from '../schemas/platform/answers.js';
 import { findPlatformCode } from '../schemas/platform/codes.js';
 import { ResponseBody, readEnvelope } from '../schemas/platform/envelopes.js';
+import { readJson } from '../schemas/platform/json-text.js';
 
 export interface HttpAnswer {
   readonly statusCode: number;
@@ -20,29 +22,39 @@ export interface HttpAnswer {
 
 const EXCERPT_LENGTH = 200;
 
-/** The operation's result, or the error the answer amounts to. */
+export interface ReadResult<T> {
+  readonly result: T;
+  /** Statuses and types the spec does not list, kept in `result` as received. */
+  readonly unlisted: readonly UnlistedValue[];
+}
+
+/**
+ * The operation's result, or the error the answer amounts to. A value the spec does not list
+ * where it enumerates (a new status) does not make the answer invalid: the call took effect.
+ */
 export function readResponse<R extends z.ZodType>(
   resultSchema: R,
   answer: HttpAnswer,
   context: CallContext,
-): z.output<R> {
+): ReadResult<z.output<R>> {
   const body = envelopeOf(answer.body);
   if (body === undefined) throw withoutEnvelope(answer, context);
   const outcome = readEnvelope(body);
   if (!outcome.ok) {
     throw platformRejected(outcome.code, outcome.rawCode, outcome.message, answer, context);
   }
-  const result = resultSchema.safeParse(outcome.result);
-  if (result.success) return result.data;
+  const reading = readAnswer(resultSchema, outcome.result);
+  if (reading.success) return { result: reading.data, unlisted: reading.unlisted };
   throw new ResponseInvalid(`${context.operation}: the platform's result does not match the spec`, {
-    details: { ...context, httpStatus: answer.statusCode, fields: invalidFields(result.error) },
+    details: { ...context, httpStatus: answer.statusCode, fields: invalidFields(reading.error) },
   });
 }
 
 function envelopeOf(text: string): ResponseBody | undefined {
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    // The platform's ids are numbers beyond 2^53: read them whole, as strings.
+    json = readJson(text);
   } catch {
     return undefined;
   }

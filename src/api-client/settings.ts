@@ -6,6 +6,7 @@ import type { Dispatcher } from 'undici';
 import { z } from 'zod';
 import { ConfigInvalid, type SigningBridgeError } from '../errors.js';
 import { describeFields, invalidFields } from '../schemas/issues.js';
+import type { UnlistedValue } from '../schemas/platform/answers.js';
 import { DEFAULT_HEADER_PREFIX, md5Signer, type RequestSigner } from './signature.js';
 
 /** One report per HTTP attempt, for metrics and logs; `error` is absent on success. */
@@ -18,6 +19,11 @@ export interface CallInfo {
   readonly durationMs: number;
   readonly httpStatus?: number | undefined;
   readonly error?: SigningBridgeError<unknown> | undefined;
+  /**
+   * Statuses and types the platform answered that the spec does not list. The call succeeded
+   * and the result keeps them as received; this says which they were, for a warning.
+   */
+  readonly unlisted?: readonly UnlistedValue[] | undefined;
 }
 
 export interface Timeouts {

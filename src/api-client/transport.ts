@@ -7,6 +7,7 @@ import { type Dispatcher, type FormData, Pool } from 'undici';
 import type { z } from 'zod';
 import type { CallContext, SigningBridgeError } from '../errors.js';
 import { retryWithBackoff } from '../retry/retry.js';
+import type { UnlistedValue } from '../schemas/platform/answers.js';
 import { type ExchangeFailed, type ExchangeRequest, exchange } from './http-exchange.js';
 import { readResponse } from './response-reader.js';
 import type { Settings } from './settings.js';
@@ -66,13 +67,19 @@ export class Transport {
   ): Promise<z.output<R>> {
     await this.#bucket.take(signal);
     const started = performance.now();
-    const report: { httpStatus?: number; error?: SigningBridgeError<unknown> } = {};
+    const report: {
+      httpStatus?: number;
+      error?: SigningBridgeError<unknown>;
+      unlisted?: readonly UnlistedValue[];
+    } = {};
     try {
       const answer = await exchange(this.#dispatcher, this.#request(call, signal)).catch(
         (failure: ExchangeFailed) => Promise.reject(transportError(failure, call.context)),
       );
       report.httpStatus = answer.statusCode;
-      return readResponse(call.result, answer, call.context);
+      const { result, unlisted } = readResponse(call.result, answer, call.context);
+      if (unlisted.length > 0) report.unlisted = unlisted;
+      return result;
     } catch (error) {
       // Both steps above throw only catalogue errors.
       report.error = error as SigningBridgeError<unknown>;

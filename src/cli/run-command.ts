@@ -6,7 +6,15 @@ import { stderr, stdout } from 'node:process';
 import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
 import { loggerSettings } from '../config/component-settings.js';
-import { type Config, configSummary, loadConfig, renderConfigHelp } from '../config/index.js';
+import {
+  type Config,
+  configSummary,
+  describeUnknown,
+  loadConfig,
+  renderConfigHelp,
+  type UnknownVariable,
+  unknownVariables,
+} from '../config/index.js';
 import { ConfigInvalid } from '../errors.js';
 import { createLogger } from '../observability/index.js';
 import { composeService, type Service } from '../service.js';
@@ -22,8 +30,9 @@ Configuration is read from environment variables only (see docs/configuration.md
 Variables ending in _FILE name a file read at start; secrets are never logged.
 
 Options:
-  --check-config  check the configuration, print what is wrong or the configuration (secrets
-                  masked), and exit (0 valid, 1 not)
+  --check-config  check the configuration, print what is wrong (unknown variables with the
+                  bridge's prefixes included) or the configuration (secrets masked), and exit
+                  (0 valid, 1 not)
   -h, --help      show this help
 `;
 
@@ -36,10 +45,12 @@ export async function main(argv: string[]): Promise<number> {
     );
     return 0;
   }
-  const config = readConfig();
+  const unknown = unknownVariables(process.env);
+  const config = readConfig(unknown);
   if (config === undefined) return 1;
   const log = createLogger(loggerSettings(config));
-  if (options['check-config']) return checkConfig(config, log);
+  if (options['check-config']) return checkConfig(config, log, unknown);
+  if (unknown.length > 0) log.warn({ unknownVariables: unknown }, describeUnknown(unknown));
   return run(config, log);
 }
 
@@ -57,26 +68,40 @@ function parseOptions(argv: string[]) {
   }
 }
 
-/** Every bad variable named in one message, on stderr: logging needs a valid LOG_LEVEL first. */
-function readConfig(): Config | undefined {
+/**
+ * Every bad variable named in one message, on stderr: logging needs a valid LOG_LEVEL first.
+ * Unknown names are said too: a misspelt required variable is why it is missing.
+ */
+function readConfig(unknown: readonly UnknownVariable[]): Config | undefined {
   try {
     return loadConfig(process.env);
   } catch (error) {
     if (!(error instanceof ConfigInvalid)) throw error;
     stderr.write(`signing-bridge run: ${error.message}\n`);
+    if (unknown.length > 0) stderr.write(`signing-bridge run: ${describeUnknown(unknown)}\n`);
     return undefined;
   }
 }
 
-/** Builds every part (connecting nothing), so settings a part refuses are caught too. */
-async function checkConfig(config: Config, log: Logger): Promise<number> {
+/**
+ * Builds every part (connecting nothing), so settings a part refuses are caught too. An unknown
+ * variable with one of the bridge's prefixes is an error here (at `run`, a warning).
+ */
+async function checkConfig(
+  config: Config,
+  log: Logger,
+  unknown: readonly UnknownVariable[],
+): Promise<number> {
+  let valid = unknown.length === 0;
+  if (!valid) stderr.write(`signing-bridge run: ${describeUnknown(unknown)}\n`);
   try {
     await composeService(config, log.child({ check: true })).stop();
   } catch (error) {
     if (!(error instanceof ConfigInvalid)) throw error;
     stderr.write(`signing-bridge run: ${error.message}\n`);
-    return 1;
+    valid = false;
   }
+  if (!valid) return 1;
   const summary = JSON.stringify(configSummary(config), null, 2);
   stdout.write(`configuration is valid (secrets masked):\n${summary}\n`);
   return 0;

@@ -14,6 +14,13 @@ empty variable takes its default; a variable without a default is required. Star
 with one message that names every bad variable, and \`signing-bridge run --check-config\` runs
 that check alone. \`signing-bridge run --help\` lists the same variables.
 
+A variable that begins like one of these (\`SIGNING_\`, \`KAFKA_\`, \`MAX_\`, \`FILE_\`, ... : the
+first word of any name below) but is none of them is most likely misspelt (\`SIGNING_RPSS\`,
+\`MAX_INFLIGHT\`): \`run\` logs a warning naming it and the variable it probably meant, and
+\`--check-config\` refuses it. \`HTTP_PROXY\` and the variables Kubernetes defines for each Service
+(\`<NAME>_SERVICE_HOST\`, \`<NAME>_PORT...\`) are left alone.
+
+
 Secret variables are never logged: the configuration summary logged at start (and printed by
 \`--check-config\`) masks them. A variable ending in \`_FILE\` names a file that is read at start
 (at most ${CONFIG_FILE_MAX_BYTES / 1_048_576} MiB); the summary shows its path, never its content. A secret can be given either

@@ -3,4 +3,5 @@ export { renderConfigHelp } from './help.js';
 export { loadConfig } from './load.js';
 export { configSummary } from './summary.js';
 export { CONFIG, type Config, type VariableName } from './table.js';
+export { describeUnknown, type UnknownVariable, unknownVariables } from './unknown-variables.js';
 export type { Group, Variable } from './variable.js';

@@ -169,10 +169,15 @@ const VALID: Record<VariableName, fc.Arbitrary<string>> = (() => {
     FILE_MAX_BYTES: int(1, 100_000_000),
     FILE_URL_ALLOWED_HOSTS: fc
       .array(
-        fc.oneof(
-          fc.domain(),
-          fc.domain().map((d) => `*.${d}`),
-        ),
+        fc
+          .tuple(
+            fc.oneof(
+              fc.domain(),
+              fc.domain().map((d) => `*.${d}`),
+            ),
+            fc.option(fc.integer({ min: 1, max: 65_535 })),
+          )
+          .map(([host, port]) => (port === null ? host : `${host}:${port}`)),
         { maxLength: 4 },
       )
       .map((list) => list.join(',')),

@@ -3,6 +3,7 @@
  * value looks like and never repeat the value (it may be a secret).
  */
 import { z } from 'zod';
+import { parseHostEntry } from '../files/host-allow-list.js';
 
 export type TextSchema<T = unknown> = z.ZodType<T, string>;
 
@@ -53,18 +54,46 @@ function list<T>(item: z.ZodType<T, string>): TextSchema<T[]> {
   return items.pipe(z.array(item));
 }
 
+/** A TCP port a connection can be made to (0 only ever means "any" to a listener). */
+const isPort = (text: string) => Number(text) >= 1 && Number(text) <= 65_535;
+
 export const brokers: TextSchema<string[]> = list(
-  z.string().regex(/^[^\s:/]+:\d{1,5}$/, 'each broker must be host:port'),
+  z
+    .string()
+    .regex(/^[^\s:/]+:\d{1,5}$/, 'each broker must be host:port')
+    .refine((broker) => isPort(broker.slice(broker.lastIndexOf(':') + 1)), {
+      message: 'each broker port must be 1 to 65535',
+      abort: true,
+    }),
 ).refine((all) => all.length > 0, 'must name at least one broker (host:port)');
 
 export const hostPatterns: TextSchema<string[]> = list(
-  z.string().regex(/^(\*\.)?[a-z0-9.:[\]-]+$/i, 'each entry must be a host or *.suffix'),
+  z
+    .string()
+    .regex(/^(\*\.)?[a-z0-9.:[\]-]+$/i, 'each entry must be a host or *.suffix, with :port or not')
+    .refine((entry) => parseHostEntry(entry) !== undefined, {
+      message: 'each entry port must be 1 to 65535',
+      abort: true,
+    }),
 );
 
+/**
+ * The platform's address. Credentials (user:password@) are refused rather than dropped: the
+ * platform authenticates by its signed headers, and a URL is logged at start.
+ */
 export const httpUrl: TextSchema<string> = z
   .string()
   .trim()
-  .pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }));
+  .pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }))
+  // These run even when the text is no URL (zod goes on after the pipe): that is said once.
+  .refine(
+    (url) => !URL.canParse(url) || (new URL(url).username === '' && new URL(url).password === ''),
+    'must not contain credentials (user:password@): the platform authenticates by signed headers',
+  )
+  .refine(
+    (url) => !URL.canParse(url) || new URL(url).port !== '0',
+    'must not name port 0 (ports are 1 to 65535)',
+  );
 
 export const topicName: TextSchema<string> = z
   .string()
@@ -94,4 +123,5 @@ export const headerPrefix: TextSchema<string> = z
   .trim()
   .regex(/^[a-z0-9-]+$/i, 'must be letters, digits and dashes (like x-svc-open-)');
 
-export const port: TextSchema<number> = integer({ min: 0, max: 65_535 });
+/** A port to listen on; 0 is allowed and means "no server" where the variable says so. */
+export const listenPort: TextSchema<number> = integer({ min: 0, max: 65_535 });

@@ -7,6 +7,7 @@ import { createFileLoader, type FilePolicy } from './file-loader.js';
 
 const PDF = Buffer.from('%PDF-1.4 tiny');
 const MAX_BYTES = 1024;
+const DATA_CONTENT = Buffer.from('secret-content-of-a-data-url').toString('base64');
 let server: Server;
 let port: number;
 const paths: string[] = [];
@@ -34,6 +35,8 @@ beforeAll(async () => {
         return redirect(res, '/redirect-loop');
       case '/redirect-broken':
         return redirect(res, 'http://[');
+      case '/redirect-data':
+        return redirect(res, `data:application/pdf;base64,${DATA_CONTENT}`);
       default:
         res.statusCode = Number(url.pathname.slice(1)) || 404;
         return res.end('no');
@@ -162,6 +165,43 @@ describe('files by URL', () => {
     expect(error).toMatchObject({ retryable: false });
     expect(JSON.stringify(error)).not.toContain('secret');
     expect((error as Error).cause).toBeUndefined();
+  });
+
+  it('when a redirect leads to a data: URL, then it is refused and its content appears nowhere in the error', async () => {
+    const error = await load('/redirect-data').catch((e: unknown) => e);
+    expect(error).toMatchObject({ details: { reason: 'host-not-allowed', url: 'a data: URL' } });
+    expect((error as Error).message).toBe(
+      'file a data: URL refused: scheme data: is not http or https',
+    );
+    expect(JSON.stringify(error)).not.toContain(DATA_CONTENT);
+  });
+
+  it('when the path is 200 characters long, then errors repeat it whole; one more, and it is cut', async () => {
+    const base = `http://127.0.0.1:${port}/`;
+    const at200 = `${base}${'a'.repeat(200 - base.length)}`;
+    const at201 = `${at200}b`;
+    const loader = createFileLoader(policy({ allowedHosts: [] }));
+    const whole = await loader.load({ url: at200 }).catch((e: Error) => e.message);
+    const cut = await loader.load({ url: at201 }).catch((e: Error) => e.message);
+    await loader.close();
+    expect(whole).toContain(`file ${at200} refused`);
+    expect(cut).toContain(`file ${at200.slice(0, 199)}… refused`);
+  });
+
+  it('when an entry names the port, then that port is allowed and the next one refused', async () => {
+    await expect(load('/doc.pdf', { allowedHosts: [`127.0.0.1:${port}`] })).resolves.toEqual(PDF);
+    const other = load('/doc.pdf', { allowedHosts: [`127.0.0.1:${port + 1}`] });
+    await expect(other).rejects.toMatchObject({ details: { reason: 'host-not-allowed' } });
+    await expect(other).rejects.toThrow(`(port ${port})`);
+  });
+
+  it('when a fetch fails, transient or not, then its message gives no retry advice (a gave-up event repeats it)', async () => {
+    for (const path of ['/503', '/404']) {
+      const message = await load(path).catch((e: Error) => e.message);
+      expect(message).toBe(
+        `file http://127.0.0.1:${port}${path} not downloaded: HTTP ${path.slice(1)}`,
+      );
+    }
   });
 
   it('when the URL has a query, then errors do not repeat it', async () => {

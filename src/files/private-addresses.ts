@@ -18,12 +18,20 @@ const NON_PUBLIC_V4: ReadonlyArray<readonly [string, number]> = [
   ['240.0.0.0', 4], // reserved, broadcast
 ];
 
-const NON_PUBLIC_V6: ReadonlyArray<readonly [string, number]> = [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
+/**
+ * The ranges that embed an IPv4 address (NAT64, IPv4-compatible, 6to4) count whole: through
+ * them a host reaches whatever IPv4 address is inside, private ones included. On an IPv6-only
+ * cluster behind DNS64, every IPv4-only file host resolves into 64:ff9b::/96: allow private
+ * addresses there, or name IPv6 hosts.
+ */
+export const NON_PUBLIC_V6: ReadonlyArray<readonly [string, number]> = [
+  ['::', 96], // IPv4-compatible (::a.b.c.d, deprecated), with unspecified :: and loopback ::1
+  ['64:ff9b::', 96], // NAT64, well-known prefix
   ['64:ff9b:1::', 48], // local-use NAT64
+  ['2002::', 16], // 6to4 (deprecated)
   ['fc00::', 7], // unique-local
   ['fe80::', 10], // link-local
+  ['fec0::', 10], // site-local (deprecated)
   ['ff00::', 8], // multicast
 ];
 
@@ -32,8 +40,9 @@ for (const [network, prefix] of NON_PUBLIC_V4) blocked.addSubnet(network, prefix
 for (const [network, prefix] of NON_PUBLIC_V6) blocked.addSubnet(network, prefix, 'ipv6');
 
 /**
- * Whether `address` (an IP literal) is loopback, private, link-local, unique-local or otherwise
- * not on the public internet. IPv4-mapped IPv6 addresses (`::ffff:10.0.0.1`) count as their IPv4.
+ * Whether `address` (an IP literal) is loopback, private, link-local, unique-local, site-local,
+ * in a range that embeds IPv4 (NAT64, IPv4-compatible, 6to4) or otherwise not on the public
+ * internet. IPv4-mapped IPv6 addresses (`::ffff:10.0.0.1`) count as their IPv4.
  * Anything that is not an IP literal counts as non-public.
  */
 export function isPrivateAddress(address: string): boolean {

@@ -2,7 +2,7 @@
 import { isIP } from 'node:net';
 import type { FileRejected } from '../errors.js';
 import { refused } from './file-errors.js';
-import { isHostAllowed, normalise } from './host-allow-list.js';
+import { isHostAllowed, normalise, portOf } from './host-allow-list.js';
 import { isPrivateAddress } from './private-addresses.js';
 
 export interface UrlPolicy {
@@ -21,8 +21,13 @@ function refusalOf(url: URL, { allowedHosts, allowPrivate }: UrlPolicy): FileRej
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return refused(url, 'host-not-allowed', `scheme ${url.protocol} is not http or https`);
   }
-  if (!isHostAllowed(host, allowedHosts)) {
-    return refused(url, 'host-not-allowed', `host ${host} is not in FILE_URL_ALLOWED_HOSTS`);
+  const port = portOf(url);
+  if (!isHostAllowed(host, port, allowedHosts)) {
+    return refused(
+      url,
+      'host-not-allowed',
+      `host ${host} (port ${port}) is not in FILE_URL_ALLOWED_HOSTS`,
+    );
   }
   // Literal addresses are never resolved, so the connector's lookup would not see them.
   if (!allowPrivate && isIP(host) !== 0 && isPrivateAddress(host)) {

@@ -1,10 +1,17 @@
 /** Reading request bodies and writing JSON answers over plain node:http, kept lean for the hot path. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { writeJson } from '../schemas/platform/json-text.js';
 
 const JSON_TYPE = 'application/json;charset=UTF-8';
 
-export function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
+/** `numberPaths`: where the body holds Longs, written as bare numbers as the platform does. */
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  numberPaths?: ReadonlySet<string>,
+): void {
+  const text = numberPaths?.size ? writeJson(body, numberPaths) : JSON.stringify(body);
   res.writeHead(status, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }

@@ -10,9 +10,10 @@ import { platformCode } from '../schemas/platform/codes.js';
 import { errorBody, type ResponseBody, successBody } from '../schemas/platform/envelopes.js';
 import { OPERATIONS, type OperationName } from '../schemas/platform/operations.js';
 import { LIMITS } from '../schemas/platform/primitives.js';
+import { longIdPaths } from '../schemas/platform/schema-paths.js';
 import type { Authenticator } from './auth.js';
 import type { CallLog, CallRecord } from './call-log.js';
-import type { FaultInjector } from './faults/index.js';
+import { type FaultInjector, withUnlistedValues } from './faults/index.js';
 import { sendJson } from './http-io.js';
 import type {
   OperationContext,
@@ -33,8 +34,13 @@ export interface PlatformDeps {
   readonly log: Logger | undefined;
 }
 
+const OPERATION_NAMES = Object.keys(OPERATIONS) as OperationName[];
 const ROUTES: ReadonlyMap<string, OperationName> = new Map(
-  (Object.keys(OPERATIONS) as OperationName[]).map((name) => [OPERATIONS[name].path, name]),
+  OPERATION_NAMES.map((name) => [OPERATIONS[name].path, name]),
+);
+/** Where each operation's answer holds Longs: written as bare numbers, as the platform does. */
+const ANSWER_LONG_PATHS: ReadonlyMap<OperationName, ReadonlySet<string>> = new Map(
+  OPERATION_NAMES.map((name) => [name, longIdPaths(OPERATIONS[name].result, 'result')]),
 );
 
 export function operationAt(path: string): OperationName | undefined {
@@ -55,13 +61,16 @@ export async function servePlatform(
   deps: PlatformDeps,
 ): Promise<void> {
   const started = performance.now();
-  if ((await deps.faults.intercept(operation, req, res)) === 'handled') {
+  const interception = await deps.faults.intercept(operation, req, res);
+  if (interception === 'handled') {
     const httpStatus = res.headersSent ? res.statusCode : 0;
     report(deps, started, { operation, httpStatus, ok: false, fault: true });
     return;
   }
   const reply = await answer(operation, req, deps);
-  sendJson(res, reply.status, reply.body);
+  const body =
+    interception === 'unlisted-answer' ? withUnlistedValues(operation, reply.body) : reply.body;
+  sendJson(res, reply.status, body, ANSWER_LONG_PATHS.get(operation));
   // Unpadded, as the code table keys it: `1101`, `11990005`; `0` or `00000000` on success.
   const code = reply.body.code === undefined ? reply.body.responseCode : String(reply.body.code);
   report(deps, started, {

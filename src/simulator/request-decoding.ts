@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { z } from 'zod';
+import { readJson } from '../schemas/platform/json-text.js';
 import { OPERATIONS, type OperationName } from '../schemas/platform/operations.js';
 import { parseMultipart, readBody } from './http-io.js';
 import { refuse } from './refusal.js';
@@ -63,7 +64,8 @@ export function refsOf(fields: unknown): { bizId?: string; contractId?: string }
 
 function parseJson(body: Buffer): unknown {
   try {
-    return JSON.parse(body.toString('utf8'));
+    // A Long sent as a bare 19-digit number arrives whole, as the real platform reads it.
+    return readJson(body.toString('utf8'));
   } catch {
     return refuse('11990005', 'the body is not valid JSON');
   }

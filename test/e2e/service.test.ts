@@ -14,6 +14,7 @@ import { startService } from '../../src/service.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
 import { initiator, meta, person, uniqueBizId } from '../handlers/support/fixtures.js';
 import { CommandSender, EventCollector, uniquePrefix } from '../support/bridge-harness.js';
+import { commands } from '../support/sample-commands.js';
 import { logged, runCommand, serviceEnvironment } from './support/service-process.js';
 
 const brokers = inject('kafkaBrokers');
@@ -85,6 +86,49 @@ describe('startService', () => {
   });
 });
 
+describe('answers the spec does not list', () => {
+  it('when the platform answers a draft with statuses and types the spec does not list, then create-contract still ends with contract.created and a warning names the values', async () => {
+    const prefix = uniquePrefix();
+    const lines: string[] = [];
+    const log = pino({ level: 'warn' }, { write: (line: string) => lines.push(line) });
+    const service = await startService(loadConfig(environment(prefix)), log);
+    const topics = topicNames(prefix);
+    const sender = await CommandSender.connect(brokers.split(','), topics);
+    const collector = await EventCollector.start(brokers.split(','), topics);
+    try {
+      await sim.admin.setFaults({
+        script: [{ operation: 'createDraft', kind: 'unlistedValues', times: 1 }],
+      });
+      const { command } = await commands.createContract(uniqueBizId('unlisted'));
+      await sender.sendRaw(
+        topics.commands['create-contract'],
+        command.bizId,
+        JSON.stringify(command),
+      );
+      const ended = await collector.waitForTerminalEvent(command.commandId);
+      expect(ended.event.type).toBe('signingbridge.contract.created');
+      const draft = await sim.admin.contract({ bizId: command.bizId });
+      expect(draft.status).toBe('DRAFT');
+      const warning = lines.map((line) => JSON.parse(line)).find((l) => l.unlisted);
+      expect(warning).toMatchObject({
+        level: 40,
+        operation: 'createDraft',
+        bizId: command.bizId,
+        msg: 'the platform answered values the spec does not list; kept as received',
+      });
+      expect(warning.unlisted).toContainEqual({ path: 'status', value: 'UNLISTED_DRAFT' });
+      expect(warning.unlisted).toContainEqual({
+        path: 'signatories[0].tenantType',
+        value: 'UNLISTED_PERSONAL',
+      });
+    } finally {
+      await collector.stop();
+      await sender.close();
+      await service.stop();
+    }
+  });
+});
+
 const running: ChildProcess[] = [];
 afterAll(() => {
   for (const child of running) if (child.exitCode === null) child.kill('SIGKILL');
@@ -104,6 +148,38 @@ describe('signing-bridge run', () => {
     ]) {
       expect(run.output.stderr).toContain(name);
     }
+  });
+
+  it('when variables with the bridge’s prefixes are misspelt, then --check-config names each with the one it meant and exits 1', async () => {
+    const misspelt = {
+      SIGNING_RPSS: '5',
+      MAX_INFLIGHT: '8',
+      KAFKA_BROKER: 'kafka:9092',
+      FILE_URL_ALLOWED_HOST: 'files.example.com',
+    };
+    const run = runCommand({ ...environment(uniquePrefix()), ...misspelt }, ['--check-config']);
+    expect(await run.exited).toBe(1);
+    for (const [name, meant] of [
+      ['SIGNING_RPSS', 'SIGNING_RPS'],
+      ['MAX_INFLIGHT', 'MAX_IN_FLIGHT'],
+      ['KAFKA_BROKER', 'KAFKA_BROKERS'],
+      ['FILE_URL_ALLOWED_HOST', 'FILE_URL_ALLOWED_HOSTS'],
+    ]) {
+      expect(run.output.stderr).toContain(`${name} (did you mean ${meant}?)`);
+    }
+    expect(run.output.stdout).not.toContain('configuration is valid');
+  });
+
+  it('when a variable is misspelt at run, then a warning names it and the bridge starts all the same', async () => {
+    const run = runCommand({ ...environment(uniquePrefix()), MAX_INFLIGHT: '8' });
+    running.push(run.child);
+    await logged(
+      run.output,
+      'unknown variables (1), not read: MAX_INFLIGHT (did you mean MAX_IN_FLIGHT?)',
+    );
+    await logged(run.output, 'signing-bridge running');
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
   });
 
   it('when the configuration is right, then --check-config says so, prints it with secrets masked and exits 0', async () => {

@@ -16,7 +16,7 @@ export const FILES = [
     schema: hostPatterns,
     default: '',
     description:
-      'Hosts document files may be downloaded from, comma-separated: exact (files.example.com) or *.suffix (subdomains). Empty: no downloads.',
+      'Hosts document files may be downloaded from, comma-separated: exact (files.example.com) or *.suffix (subdomains), each with :port to allow only that port (files.example.com:8443, [2001:db8::1]:8443), else any port. Empty: no downloads.',
   },
   {
     name: 'FILE_URL_ALLOW_PRIVATE',
@@ -24,7 +24,7 @@ export const FILES = [
     schema: flag,
     default: 'false',
     description:
-      'Allow downloads from loopback, private, link-local and unique-local addresses (v4 and v6). Off, a host resolving to any such address is refused.',
+      'Allow downloads from loopback, private, link-local, unique-local and site-local addresses (v4 and v6), and from the ranges that embed an IPv4 address (NAT64 64:ff9b::/96, IPv4-compatible ::/96, 6to4 2002::/16). Off, a host resolving to any such address is refused.',
   },
   {
     name: 'FILE_URL_TIMEOUT_MS',

@@ -1,4 +1,4 @@
-import { flag, oneOf, port, text } from '../parsers.js';
+import { flag, listenPort, oneOf, text } from '../parsers.js';
 import type { Variable } from '../variable.js';
 
 export const OBSERVABILITY = [
@@ -19,10 +19,10 @@ export const OBSERVABILITY = [
   {
     name: 'HTTP_PORT',
     group: 'Observability',
-    schema: port,
+    schema: listenPort,
     default: '8080',
     description:
-      'Port of /healthz (alive), /readyz (consuming) and /metrics (Prometheus); 0 = off.',
+      'Port of /healthz (alive), /readyz (consuming) and /metrics (Prometheus), 1 to 65535; 0 = no health and metrics server at all (probes then need another way in).',
   },
   {
     name: 'HTTP_HOST',

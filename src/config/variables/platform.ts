@@ -9,7 +9,8 @@ export const PLATFORM = [
     name: 'SIGNING_API_BASE_URL',
     group: 'Signing platform',
     schema: httpUrl,
-    description: "The platform's server address; operation paths (/v2/...) are appended to it.",
+    description:
+      "The platform's server address, without credentials (user:password@ is refused); operation paths (/v2/...) are appended to it.",
   },
   {
     name: 'SIGNING_APP_TOKEN',

@@ -3,7 +3,11 @@
  * another order than the command (it sorts them by serialNo), so each is found by who it is:
  * type and name, and the receiver's contact when both sides give one.
  */
+import type { Answered } from '../../schemas/platform/answers.js';
 import type { Signatory } from '../../schemas/platform/resources.js';
+
+/** As requested, or as the draft returned it (where a type may be one the spec does not list). */
+type Party = Answered<Signatory>;
 
 export interface SignatoryIds {
   /** null where the draft did not return an id (JSON keeps null, not undefined, in arrays). */
@@ -14,8 +18,8 @@ export interface SignatoryIds {
 
 /** One entry per requested signatory, in the command's order. */
 export function signatoryIds(
-  requested: readonly Signatory[],
-  returned: readonly Signatory[],
+  requested: readonly Party[],
+  returned: readonly Party[],
 ): SignatoryIds[] {
   const unmatched = [...returned];
   return requested.map((wanted) => {
@@ -28,7 +32,7 @@ export function signatoryIds(
   });
 }
 
-function sameParty(a: Signatory, b: Signatory): boolean {
+function sameParty(a: Party, b: Party): boolean {
   const contactA = a.receiver?.contact?.trim();
   const contactB = b.receiver?.contact?.trim();
   return (

@@ -1,6 +1,7 @@
 /** Every file derived from the schemas, by path, with its exact content. */
 import { readFileSync } from 'node:fs';
 import { asyncApiDocument } from './asyncapi.js';
+import { errorCodesMarkdown } from './error-codes-doc.js';
 import { jsonSchemaFiles } from './json-schemas.js';
 import { platformCodesMarkdown } from './platform-codes-doc.js';
 
@@ -14,5 +15,6 @@ export function generatedFiles(repoRoot: string): Map<string, string> {
   for (const [path, schema] of jsonSchemaFiles()) files.set(path, json(schema));
   files.set('schemas/asyncapi.json', json(asyncApiDocument(version)));
   files.set('docs/platform-codes.md', platformCodesMarkdown());
+  files.set('docs/error-codes.md', errorCodesMarkdown());
   return files;
 }

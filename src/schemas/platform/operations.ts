@@ -3,6 +3,7 @@
  * api-client and the simulator route by. A path, an envelope or a shape is stated only here.
  */
 import { z } from 'zod';
+import { answered } from './answers.js';
 import { FileSuffix, LongId, NonEmptyString } from './primitives.js';
 import {
   AddSignatoryAction,
@@ -19,12 +20,19 @@ const contractRef = {
   bizId: z.string().optional(),
   tenantName: z.string().optional(),
 };
-const hasContractRef = (r: { contractId?: string | undefined; bizId?: string | undefined }) =>
-  Boolean(r.contractId?.trim() || r.bizId?.trim());
+/**
+ * Also runs when a field already failed, on what was sent (a contractId that came as a number
+ * the LongId refused, say), so it must not assume strings.
+ */
+const hasContractRef = (r: { contractId?: unknown; bizId?: unknown }) =>
+  isGiven(r.contractId) || isGiven(r.bizId);
+const isGiven = (value: unknown) =>
+  typeof value === 'string' ? value.trim() !== '' : value !== undefined && value !== null;
 const contractRefRule = { message: 'one of contractId or bizId is required', path: ['contractId'] };
 
 export const CreateDraftRequest = Contract.omit({ id: true, status: true, documents: true });
-export const CreateDraftResult = Contract;
+/** Results are answers: a status or type the spec does not list is kept (see answers.ts). */
+export const CreateDraftResult = answered(Contract);
 
 /** The form fields of add-by-file; the file itself travels as the multipart `file` part. */
 export const AddDocumentByFileFields = z.object({
@@ -48,7 +56,7 @@ export const AddDocumentByTemplateRequest = AddDocumentByTemplateFields.refine(
   contractRefRule,
 );
 
-export const DocumentAddedResult = z.object({ documentId: z.string() });
+export const DocumentAddedResult = answered(z.object({ documentId: z.string() }));
 
 export const InitiateContractFields = z.object({
   ...contractRef,
@@ -85,9 +93,11 @@ export const AddSignatoryFields = z.object({
 export const AddSignatoryRequest = AddSignatoryFields.refine(hasContractRef, contractRefRule);
 
 /** The added signatory; its flow may hold the add-signatory-only PERSONAL node. */
-export const AddSignatoryResult = Signatory.partial({ tenantType: true }).extend({
-  actions: z.array(AddSignatoryAction).optional(),
-});
+export const AddSignatoryResult = answered(
+  Signatory.partial({ tenantType: true }).extend({
+    actions: z.array(AddSignatoryAction).optional(),
+  }),
+);
 
 /** Operations with no result object. */
 const NoResult = z.unknown().transform(() => undefined);

@@ -27,18 +27,27 @@ export function formatTimestamp(date: Date, utcOffsetMinutes = 0): string {
   return shifted.toISOString().slice(0, 19).replace('T', ' ');
 }
 
+/** Java's `Long.MAX_VALUE`: the largest id the platform can have. */
+const LONG_MAX = 2n ** 63n - 1n;
+
 /**
  * A Java `Long` identifier (add-signatory's contractId, corpSealIds). Real platform ids are
- * 19-digit snowflakes beyond 2^53, so they travel as decimal strings; safe integers are
- * accepted and normalised to strings so no precision is ever lost.
+ * 19-digit numbers beyond 2^53, so in our models they are decimal strings (the platform's JSON
+ * is read with `readJson`, which keeps them whole); on the wire to the platform they are bare
+ * JSON numbers again (`writeJson` with `longIdPaths`). A number is accepted while it is exact.
  */
 export const LongId = z
   .union([
     z.string().regex(/^\d{1,19}$/, 'must be a decimal Long'),
-    z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+    // zod's int() also refuses numbers beyond 2^53, which JSON.parse may already have rounded.
+    z
+      .number()
+      .int('must be a whole number below 2^53 (send a larger id as a string)')
+      .nonnegative(),
   ])
-  .transform(String)
-  .pipe(z.string());
+  // Canonical decimal: no leading zeros, so it can be written as a JSON number.
+  .transform((value) => BigInt(value).toString())
+  .pipe(z.string().refine((digits) => BigInt(digits) <= LONG_MAX, 'must be at most 2^63 - 1'));
 
 export const NonEmptyString = z.string().trim().min(1, 'must not be empty');
 

@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { readJson } from '../../schemas/platform/json-text.js';
 import type { CallLog } from '../call-log.js';
 import type { Clock } from '../clock.js';
 import type { Directory } from '../directory.js';
@@ -169,7 +170,7 @@ async function jsonBody(req: IncomingMessage): Promise<unknown> {
   if (!body) throw new AdminError(400, 'the body exceeds 1 MiB');
   if (body.length === 0) return {};
   try {
-    return JSON.parse(body.toString('utf8'));
+    return readJson(body.toString('utf8'));
   } catch {
     throw new AdminError(400, 'the body is not valid JSON');
   }

@@ -38,7 +38,15 @@ export const OperationFaults = z
   });
 export type OperationFaults = z.infer<typeof OperationFaults>;
 
-export const FaultKind = z.enum(['http503', 'code21990001', 'hang', 'reset', 'latency']);
+/** `unlistedValues`: handled normally, answered with statuses and types the spec does not list. */
+export const FaultKind = z.enum([
+  'http503',
+  'code21990001',
+  'hang',
+  'reset',
+  'latency',
+  'unlistedValues',
+]);
 export type FaultKind = z.infer<typeof FaultKind>;
 
 /**

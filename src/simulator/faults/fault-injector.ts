@@ -13,7 +13,8 @@ import {
   waitWhileConnected,
 } from './responses.js';
 
-export type Interception = 'continue' | 'handled';
+/** 'unlisted-answer': handle it normally, then rename the answer's values (unlisted-values.ts). */
+export type Interception = 'continue' | 'handled' | 'unlisted-answer';
 
 /**
  * Decides, for every platform request before it is handled, whether it is throttled, delayed,
@@ -50,7 +51,8 @@ export class FaultInjector {
   /**
    * Called first for every platform request; 'continue' means handle it normally, 'handled'
    * that the response was answered, dropped or left hanging here (or the client went away
-   * during the injected latency) and must not be touched.
+   * during the injected latency) and must not be touched, 'unlisted-answer' that it is handled
+   * normally and answered with values the spec does not list.
    */
   async intercept(
     operation: OperationName,
@@ -83,6 +85,8 @@ export class FaultInjector {
       case undefined:
       case 'latency':
         return 'continue';
+      case 'unlistedValues':
+        return 'unlisted-answer';
       case 'hang':
         hang(req);
         return 'handled';

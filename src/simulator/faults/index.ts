@@ -11,3 +11,4 @@ export {
   ScriptedFault,
 } from './config.js';
 export { FaultInjector, type Interception } from './fault-injector.js';
+export { UNLISTED_PREFIX, withUnlistedValues } from './unlisted-values.js';

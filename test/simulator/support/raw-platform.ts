@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { FormData, request } from 'undici';
 import { md5Signature } from '../../../src/api-client/signature.js';
+import { readJson } from '../../../src/schemas/platform/json-text.js';
 import { OPERATIONS, type OperationName } from '../../../src/schemas/platform/operations.js';
 
 export const DEMO_APP = { appToken: 'demo-app-token', appSecret: 'demo-app-secret' } as const;
@@ -21,6 +22,8 @@ export interface RawAnswer {
   readonly status: number;
   // biome-ignore lint/suspicious/noExplicitAny: tests read whatever the simulator answered.
   readonly body: any;
+  /** The body as it came over the wire. */
+  readonly text: string;
 }
 
 export class RawPlatform {
@@ -78,14 +81,14 @@ export class RawPlatform {
   ): Promise<RawAnswer> {
     const response = await request(`${this.baseUrl}${path}`, { method: 'POST', headers, body });
     const text = await response.body.text();
-    return { status: response.statusCode, body: parseOrKeep(text) };
+    return { status: response.statusCode, body: parseOrKeep(text), text };
   }
 }
 
-/** JSON when it is JSON; a proxy-style plain-text error stays text. */
+/** JSON (ids beyond 2^53 kept whole, as strings) when it is JSON; a proxy-style text stays text. */
 function parseOrKeep(text: string): unknown {
   try {
-    return text ? JSON.parse(text) : undefined;
+    return text ? readJson(text) : undefined;
   } catch {
     return text;
   }

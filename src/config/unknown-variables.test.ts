@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { describeUnknown, unknownVariables } from './unknown-variables.js';
+
+describe('unknownVariables', () => {
+  it("when names are misspelt with the bridge's prefixes, then each is named with the variable it most likely meant", () => {
+    const env = {
+      SIGNING_RPSS: '5',
+      MAX_INFLIGHT: '8',
+      KAFKA_BROKER: 'k:9092',
+      FILE_URL_ALLOWED_HOST: 'files.example.com',
+    };
+    expect(unknownVariables(env)).toEqual([
+      { name: 'FILE_URL_ALLOWED_HOST', suggestion: 'FILE_URL_ALLOWED_HOSTS' },
+      { name: 'KAFKA_BROKER', suggestion: 'KAFKA_BROKERS' },
+      { name: 'MAX_INFLIGHT', suggestion: 'MAX_IN_FLIGHT' },
+      { name: 'SIGNING_RPSS', suggestion: 'SIGNING_RPS' },
+    ]);
+  });
+
+  it('when the names are the table’s own or carry none of its prefixes, then nothing is named', () => {
+    const env = { SIGNING_RPS: '5', MAX_IN_FLIGHT: '8', PATH: '/bin', NODE_OPTIONS: '', HOME: '/' };
+    expect(unknownVariables(env)).toEqual([]);
+  });
+
+  it('when a name is in another case, then it is unknown and the right spelling is suggested', () => {
+    expect(unknownVariables({ signing_rps: '5' })).toEqual([
+      { name: 'signing_rps', suggestion: 'SIGNING_RPS' },
+    ]);
+  });
+
+  it('when a name is far from every variable, then it is named without a suggestion', () => {
+    expect(unknownVariables({ SIGNING_SOMETHING_ELSE: 'x' })).toEqual([
+      { name: 'SIGNING_SOMETHING_ELSE' },
+    ]);
+  });
+
+  it('when a name is 3 edits from a variable, then it is suggested; at 4 edits it is not', () => {
+    expect(unknownVariables({ SIGNING_WXY: '' })).toEqual([
+      { name: 'SIGNING_WXY', suggestion: 'SIGNING_RPS' },
+    ]);
+    expect(unknownVariables({ SIGNING_WXYZ: '' })).toEqual([{ name: 'SIGNING_WXYZ' }]);
+  });
+
+  it('when a name is longer than 100 characters, then no suggestion is looked for', () => {
+    const long = `SIGNING_RPS${'S'.repeat(90)}`;
+    expect(unknownVariables({ [long]: '' })).toEqual([{ name: long }]);
+  });
+
+  it('when Kubernetes defines its Service variables or a proxy is set, then they are not ours', () => {
+    const env = {
+      KAFKA_PORT: 'tcp://10.0.0.1:9092',
+      KAFKA_SERVICE_HOST: '10.0.0.1',
+      KAFKA_SERVICE_PORT_BROKER: '9092',
+      KAFKA_PORT_9092_TCP_ADDR: '10.0.0.1',
+      SIGNING_BRIDGE_SERVICE_PORT: '8080',
+      HTTP_PROXY: 'http://proxy:3128',
+    };
+    expect(unknownVariables(env)).toEqual([]);
+  });
+});
+
+describe('describeUnknown', () => {
+  it('when names are unknown, then one line names each with its suggestion', () => {
+    expect(
+      describeUnknown([{ name: 'SIGNING_RPSS', suggestion: 'SIGNING_RPS' }, { name: 'FILE_X' }]),
+    ).toBe('unknown variables (2), not read: SIGNING_RPSS (did you mean SIGNING_RPS?), FILE_X');
+  });
+});

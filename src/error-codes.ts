@@ -1,0 +1,193 @@
+/**
+ * Every code of our own errors (`SB_ERR_*`, the classes of errors.ts), with what it means,
+ * whether it is retried and what to do. `docs/error-codes.md` is generated from this table.
+ *
+ * Adding an error class means adding its row here: the base class types `code` as a key of
+ * this table, so a class whose code has no row does not compile, and `error-codes.test.ts`
+ * fails on a row no class uses.
+ */
+
+export interface ErrorCodeRow {
+  /** What happened, in a sentence. */
+  readonly meaning: string;
+  /** Whether the bridge runs the command again: always, never, or the condition (a sentence). */
+  readonly retryable: boolean | string;
+  /** What the operator, or the producer of the command, should do. */
+  readonly action: string;
+  /** Where it shows: an event's `error.code`, start-up, a log line, a library call. */
+  readonly seenIn: string;
+}
+
+const IN_FAILED = 'the `command.failed` event';
+const AT_START = 'start-up (the process exits 1) and `run --check-config`';
+
+export const ERROR_CODES = {
+  SB_ERR_REQUEST_INVALID: {
+    meaning: 'A request to the platform broke a rule of the spec; nothing was sent.',
+    retryable: false,
+    action: "Correct the command's payload: `error.fields` names each field and its rule.",
+    seenIn: IN_FAILED,
+  },
+  SB_ERR_FILE_REJECTED: {
+    meaning:
+      'A document file was refused before upload: its suffix, its size (FILE_MAX_BYTES), unreadable, or a URL whose host is not in FILE_URL_ALLOWED_HOSTS or resolves to a non-public address.',
+    retryable: false,
+    action:
+      'Send a smaller or supported file, or allow the host (and port) in FILE_URL_ALLOWED_HOSTS; `details.reason` says which.',
+    seenIn: IN_FAILED,
+  },
+  SB_ERR_FILE_FETCH_FAILED: {
+    meaning: 'A document file given by URL could not be downloaded.',
+    retryable:
+      'when the failure may pass (a timeout, a dropped connection, HTTP 5xx, 408 or 429); not after a 4xx or too many redirects',
+    action:
+      "Check that the URL answers from the bridge's network; after `command.gave-up`, send the command again once it does.",
+    seenIn: `${IN_FAILED}, or \`command.gave-up\` when retries ran out`,
+  },
+  SB_ERR_PLATFORM_REJECTED: {
+    meaning:
+      'The platform answered a failure code: `error.platformCode` and `error.platformName` (see docs/platform-codes.md).',
+    retryable:
+      'when the code is transient (21990001) or throttling (429); a "contract not found" is waited for until PRECONDITION_TIMEOUT_MS',
+    action:
+      'Read the platform code in docs/platform-codes.md: most are business rules to correct in the command.',
+    seenIn: `${IN_FAILED}, \`command.gave-up\` or \`command.precondition-timed-out\``,
+  },
+  SB_ERR_TRANSPORT_NOT_SENT: {
+    meaning:
+      'The request never reached the platform: connection refused, unreachable, a connect timeout, or reset before the request was written.',
+    retryable: true,
+    action:
+      'Check SIGNING_API_BASE_URL and the network path to the platform; the command runs again by itself.',
+    seenIn: '`command.gave-up` when retries ran out',
+  },
+  SB_ERR_TRANSPORT_OUTCOME_UNKNOWN: {
+    meaning:
+      'The request was written but no answer came (a timeout or a reset while waiting): the platform may have acted. The run that follows reconciles: a draft answered 1112, or an initiation 1101, took effect.',
+    retryable: true,
+    action:
+      "Check the platform's latency against SIGNING_HEADERS_TIMEOUT_MS; after `command.gave-up`, look the contract up before sending again.",
+    seenIn: '`command.gave-up` when retries ran out',
+  },
+  SB_ERR_TRANSPORT_HTTP_STATUS: {
+    meaning:
+      "An HTTP status came back without the platform's JSON envelope (a proxy or gateway answering).",
+    retryable: 'when the status is 502, 503 or 504',
+    action:
+      'Check what stands between the bridge and the platform; `details.bodyExcerpt` shows what it said.',
+    seenIn: `${IN_FAILED}, or \`command.gave-up\` when retries ran out`,
+  },
+  SB_ERR_RESPONSE_INVALID: {
+    meaning:
+      "The platform's answer does not have the spec's shape (a status or type it does not list is kept, not this).",
+    retryable: false,
+    action:
+      'Report it with `error.fields`: the platform changed or the spec was misread. The call may have taken effect.',
+    seenIn: IN_FAILED,
+  },
+  SB_ERR_SAGA_STEP_UNRESOLVABLE: {
+    meaning:
+      'A create-contract step needs ids only a lost result held: after a draft reconciled by 1112, signing positions cannot be placed.',
+    retryable: false,
+    action: 'Initiate the contract with an `initiate` command that names its positions by ids.',
+    seenIn: IN_FAILED,
+  },
+  SB_ERR_CONFIG_INVALID: {
+    meaning: 'The configuration is wrong; the message names every bad variable (never its value).',
+    retryable: false,
+    action: 'Correct the variables named (docs/configuration.md), then start again.',
+    seenIn: AT_START,
+  },
+  SB_ERR_COMMAND_INVALID: {
+    meaning:
+      'A command record is not JSON, breaks its schema, or is keyed by something other than its bizId.',
+    retryable: false,
+    action:
+      'Fix the producer: `error.fields` names each field; the record is copied untouched to the dead-letter topic.',
+    seenIn: 'the `command.rejected` event and the dead-letter header `dlq-error-code`',
+  },
+  SB_ERR_COMMAND_LIMIT_EXCEEDED: {
+    meaning:
+      'A command record is over a limit checked before it is decoded or validated: its key, value or headers too large, its JSON too deep, too long an array or too many values.',
+    retryable: false,
+    action:
+      'Fix the producer, or raise the limit `details.limit` names (docs/configuration.md); the record is copied to the dead-letter topic.',
+    seenIn: 'the `command.rejected` event and the dead-letter header `dlq-error-code`',
+  },
+  SB_ERR_EVENT_INVALID: {
+    meaning:
+      'An event a handler made breaks its own schema, so it was not published: a bug of the bridge.',
+    retryable: false,
+    action:
+      'Report it with the event type and `error.fields`. The platform call may have taken effect.',
+    seenIn: IN_FAILED,
+  },
+  SB_ERR_HANDLER_THREW: {
+    meaning: 'A handler threw instead of returning an outcome: a bug of the bridge.',
+    retryable: false,
+    action: 'Report it with the logged stack. The platform call may have taken effect.',
+    seenIn: IN_FAILED,
+  },
+  SB_ERR_KAFKA_TOPICS_NOT_COPARTITIONED: {
+    meaning:
+      'The command topics and the ledger topic do not all have the same number of partitions.',
+    retryable: false,
+    action: 'Give them one partition count (docs/design.md, "Commands, events, topics").',
+    seenIn: AT_START,
+  },
+  SB_ERR_PARTITION_RELEASED: {
+    meaning:
+      'This instance no longer owns the partition of the command it ran (a rebalance or a stop): its writes are refused.',
+    retryable: false,
+    action:
+      'Nothing: the next owner runs the command. Frequent ones mean members join and leave often.',
+    seenIn: 'no event; the command is left to the next owner',
+  },
+  SB_ERR_LEDGER_UNWRITABLE: {
+    meaning:
+      'Kafka refused a ledger record for good (the bridge not authorised on the ledger topic, say).',
+    retryable: false,
+    action: 'Grant the bridge write access to the ledger topic (`details.topic`), then restart.',
+    seenIn: 'start-up (start() rejects), or the bridge turns not ready',
+  },
+  SB_ERR_OUTBOX_CLOSED: {
+    meaning:
+      'The shutdown deadline passed before Kafka acknowledged these records: they may or may not have been written.',
+    retryable: false,
+    action:
+      'Nothing: the commands are rerun by the next owner. Check Kafka if it happens at every stop.',
+    seenIn: 'a log line at shutdown; no event',
+  },
+  SB_ERR_SIMULATOR_ADMIN: {
+    meaning:
+      "The simulator refused an admin request (unknown contract, not that signatory's turn, a bad body).",
+    retryable: false,
+    action: 'Correct the admin request (docs/simulator.md, "Admin API").',
+    seenIn: "the simulator's `AdminClient` (tests and the demo)",
+  },
+  SB_ERR_KAFKA_WRITE_FAILED: {
+    meaning: 'Kafka did not take records the bridge wrote.',
+    retryable: 'unless the broker refused them for good (too large, not authorised, invalid)',
+    action:
+      "Check the brokers and the topics' ACLs and `max.message.bytes`; `details.kafkaError` names the cause.",
+    seenIn: 'log lines; the write is sent again while the failure may pass',
+  },
+  SB_ERR_KAFKA_AUTH_FAILED: {
+    meaning:
+      "TLS or SASL refused the bridge's first connection: an untrusted or misnamed broker certificate, a refused client certificate, wrong credentials or mechanism.",
+    retryable: false,
+    action:
+      'Correct the settings the message names (KAFKA_TLS_CA_FILE, KAFKA_TLS_CERT_FILE, KAFKA_SASL_PASSWORD, KAFKA_BROKERS, ...); see docs/deployment.md, "A secured Kafka cluster".',
+    seenIn: AT_START,
+  },
+  SB_ERR_KAFKA_UNREACHABLE: {
+    meaning:
+      'No broker answered the first connection in time (or each closed it: often a TLS or SASL setting that does not match the listener).',
+    retryable: 'at start-up, a few attempts over about ten seconds; then the process exits 1',
+    action:
+      "Check KAFKA_BROKERS and that KAFKA_TLS and KAFKA_SASL_MECHANISM match the listener; the orchestrator's restart tries again.",
+    seenIn: AT_START,
+  },
+} as const satisfies Record<`SB_ERR_${string}`, ErrorCodeRow>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
