@@ -183,9 +183,9 @@ export const ERROR_CODES = {
   SB_ERR_KAFKA_UNREACHABLE: {
     meaning:
       'No broker answered the first connection in time (or each closed it: often a TLS or SASL setting that does not match the listener).',
-    retryable: 'at start-up, a few attempts over about ten seconds; then the process exits 1',
+    retryable: true,
     action:
-      "Check KAFKA_BROKERS and that KAFKA_TLS and KAFKA_SASL_MECHANISM match the listener; the orchestrator's restart tries again.",
+      "Check KAFKA_BROKERS and that KAFKA_TLS and KAFKA_SASL_MECHANISM match the listener. Start-up tries a few times over about ten seconds, then exits 1; the orchestrator's restart tries again.",
     seenIn: AT_START,
   },
 } as const satisfies Record<`SB_ERR_${string}`, ErrorCodeRow>;
