@@ -172,6 +172,14 @@ export const ERROR_CODES = {
       "Check the brokers and the topics' ACLs and `max.message.bytes`; `details.kafkaError` names the cause.",
     seenIn: 'log lines; the write is sent again while the failure may pass',
   },
+  SB_ERR_COMMAND_CRASH_LOOP: {
+    meaning:
+      'The process died CRASH_LOOP_LIMIT times while this command record ran alone after a crash (out of memory, say): it was dead-lettered instead of run again.',
+    retryable: false,
+    action:
+      'Find out from the dead-letter copy why the record kills the bridge (and report it); fix or drop it, then replay it from the dead-letter topic if it should run.',
+    seenIn: 'the `command.rejected` event and the dead-letter copy',
+  },
   SB_ERR_KAFKA_AUTH_FAILED: {
     meaning:
       "TLS or SASL refused the bridge's first connection: an untrusted or misnamed broker certificate, a refused client certificate, wrong credentials or mechanism.",

@@ -184,6 +184,20 @@ export class CommandLimitExceeded extends SigningBridgeError<{
   readonly retryable = false;
 }
 
+/**
+ * The process died `deaths` times while this command record ran alone after a crash: it is
+ * dead-lettered rather than run again, so that one record cannot keep the service down.
+ */
+export class CommandCrashLoop extends SigningBridgeError<{
+  topic: string;
+  partition: number;
+  offset: string;
+  deaths: number;
+}> {
+  readonly code = 'SB_ERR_COMMAND_CRASH_LOOP';
+  readonly retryable = false;
+}
+
 /** An event a handler produced broke its schema, so it was not published. A bug, not a retry. */
 export class EventInvalid extends SigningBridgeError<{ type: string; fields: InvalidField[] }> {
   readonly code = 'SB_ERR_EVENT_INVALID';

@@ -148,6 +148,7 @@ export function bridgeSettings(config: Config): BridgeSettings {
     handoverTimeoutMs: config.HANDOVER_TIMEOUT_MS,
     deliveryMode: config.DELIVERY_MODE,
     ledgerCommandsPerBizId: config.LEDGER_COMMANDS_PER_BIZID,
+    crashLoopLimit: config.CRASH_LOOP_LIMIT,
     source: config.EVENT_SOURCE,
   };
 }

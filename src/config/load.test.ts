@@ -161,6 +161,7 @@ const VALID: Record<VariableName, fc.Arbitrary<string>> = (() => {
     SHUTDOWN_DEADLINE_MS: ms,
     HANDOVER_TIMEOUT_MS: ms,
     LEDGER_COMMANDS_PER_BIZID: int(1, 10_000),
+    CRASH_LOOP_LIMIT: int(1, 20),
     EVENT_SOURCE: word,
     BREAKER_FAILURE_THRESHOLD: int(1, 1_000),
     BREAKER_OPEN_MS: ms,

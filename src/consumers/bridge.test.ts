@@ -62,6 +62,7 @@ function fakeKafka(
     },
     commit: async () => {},
     liveInstances: async () => new Set<string>(),
+    committed: async () => new Map<string, string>(),
     stop: vi.fn(async () => {}),
   };
   let hanging: Array<(error: Error) => void> | undefined;

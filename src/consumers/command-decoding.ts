@@ -3,7 +3,12 @@
  * read, its JSON's shape before it is validated, then its value against its topic's schema and
  * its key against its bizId.
  */
-import { CommandInvalid, CommandLimitExceeded, type InvalidField } from '../errors.js';
+import {
+  type CommandCrashLoop,
+  CommandInvalid,
+  CommandLimitExceeded,
+  type InvalidField,
+} from '../errors.js';
 import type { InboundRecord } from '../kafka/index.js';
 import { describeFields, invalidFields } from '../schemas/issues.js';
 import { COMMANDS, type Command, type CommandType } from '../schemas/messages/index.js';
@@ -22,7 +27,7 @@ export type DecodedCommand =
   | { readonly ok: true; readonly command: Command }
   | {
       readonly ok: false;
-      readonly error: CommandInvalid | CommandLimitExceeded;
+      readonly error: CommandInvalid | CommandLimitExceeded | CommandCrashLoop;
       /** What could be made out of a broken record, for the rejection event. */
       readonly commandId?: string | undefined;
       readonly bizId?: string | undefined;

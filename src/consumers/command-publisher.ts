@@ -5,7 +5,7 @@
  * order of writes, so Kafka ends with the same last entry per bizId (docs/design.md, "The outbox").
  */
 import type { Logger } from 'pino';
-import type { CommandInvalid, CommandLimitExceeded } from '../errors.js';
+import type { CommandCrashLoop, CommandInvalid, CommandLimitExceeded } from '../errors.js';
 import type { PendingEvent, StepRecord } from '../handlers/types.js';
 import type { InboundRecord, OutboundRecord } from '../kafka/index.js';
 import {
@@ -98,7 +98,7 @@ export class CommandPublisher {
   async reject(
     job: Job,
     rejection: {
-      error: CommandInvalid | CommandLimitExceeded;
+      error: CommandInvalid | CommandLimitExceeded | CommandCrashLoop;
       commandId?: string | undefined;
       bizId?: string | undefined;
     },

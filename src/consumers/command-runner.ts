@@ -4,6 +4,7 @@
  */
 import type { Logger } from 'pino';
 import {
+  CommandCrashLoop,
   EventInvalid,
   HandlerThrew,
   KafkaWriteFailed,
@@ -90,6 +91,12 @@ export class CommandRunner {
     controller: AbortController,
     handedOver: () => void,
   ): Promise<RunVerdict> {
+    if (job.admitted && !(await job.admitted)) return undefined;
+    if (job.careful) {
+      const verdict = await lease.guard?.beforeCarefulRun(job.record);
+      if (verdict === 'left') return undefined;
+      if (verdict === 'dead-letter') return this.#deadLetterCrashLoop(job, lease);
+    }
     job.firstRunAt ??= Date.now();
     job.decoded ??= decodeCommand(job.record, job.type, this.#options.settings.limits);
     const { publisher } = this.#options;
@@ -205,6 +212,23 @@ export class CommandRunner {
       const { commandId } = command;
       this.#options.log.error({ err: error, commandId }, 'failure event not written; command ends');
     }
+  }
+
+  /** It killed the process too often while it ran alone: rejected without being read. */
+  async #deadLetterCrashLoop(job: Job, lease: Lease): Promise<RunVerdict> {
+    const { topic, partition, offset } = job.record;
+    const deaths = this.#options.settings.crashLoopLimit;
+    const error = new CommandCrashLoop(
+      `${topic}/${partition}@${offset}: the process died ${deaths} times while this record ran alone; it is dead-lettered instead of run again (CRASH_LOOP_LIMIT)`,
+      { details: { topic, partition, offset, deaths } },
+    );
+    this.#options.log.error(
+      { topic, partition, offset, deaths },
+      'record kills the process; dead-lettered',
+    );
+    if (!this.#options.publisher.wasRejected(job))
+      await this.#reject(job, { ok: false, error }, lease);
+    return this.#finished(job, 'rejected');
   }
 
   /** Dead letter and rejected event; without the dead letter when Kafka refuses it for good. */

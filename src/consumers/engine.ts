@@ -96,7 +96,10 @@ export function createEngine(
     handlers,
     publisher,
     leaseOf: (partition) => leases.current(partition),
-    finish: ({ record }) => tracker.finish(record.topic, record.partition, record.offset),
+    finish: ({ record, careful }) => {
+      tracker.finish(record.topic, record.partition, record.offset);
+      if (careful) leases.current(record.partition)?.guard?.carefulEnded();
+    },
     breaker,
     settings,
     observer,
@@ -124,7 +127,11 @@ export function createEngine(
     clearQueued: (partition) => scheduler.clear((job) => job.record.partition === partition),
     commitAndForget: (partition) => committer.commitAndForget(partition),
     onLedgerUnwritable: fail,
-    settings: { handoverTimeoutMs: settings.handoverTimeoutMs, abortGraceMs: ABORT_GRACE_MS },
+    settings: {
+      handoverTimeoutMs: settings.handoverTimeoutMs,
+      abortGraceMs: ABORT_GRACE_MS,
+      crashLoopLimit: settings.crashLoopLimit,
+    },
     log,
   });
   const intake = new Intake({

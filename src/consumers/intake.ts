@@ -41,7 +41,11 @@ export class Intake {
       return;
     }
     // Fetched just before the partition was paused or lost: it is fetched again when due.
-    if (!leaseOf(batch.partition)?.canStart) return;
+    const lease = leaseOf(batch.partition);
+    const last = batch.records.at(-1);
+    if (!lease?.canStart || last === undefined) return;
+    // The records may run once the partition's marker says they may be in hand.
+    const admitted = lease.guard?.admit(batch.topic, last.offset, batch.highWatermark);
     let taken: string | undefined;
     for (const record of batch.records) {
       if (scheduler.isSaturated()) {
@@ -52,7 +56,10 @@ export class Intake {
       // the last commit, and the partition stayed here.
       if (tracker.track(record.topic, record.partition, record.offset)) {
         const job = newJob(record, type, this.#options.maxKeyBytes);
-        scheduler.push(job.key, job);
+        job.admitted = admitted;
+        const careful = lease.guard?.schedulingKey(record);
+        job.careful = careful !== undefined;
+        scheduler.push(careful ?? job.key, job);
       }
       taken = record.offset;
     }

@@ -16,6 +16,10 @@ export interface Job {
   readonly key: string;
   /** What the record holds in memory, counted against MAX_PENDING_BYTES. */
   readonly bytes: number;
+  /** Resolves true once it may run (its partition's marker says it may be in hand). */
+  admitted?: Promise<boolean> | undefined;
+  /** Run after a crash, one at a time with the others of its partition (crash-guard.ts). */
+  careful?: boolean;
   decoded?: DecodedCommand;
   history: RunHistory;
   /** Runs of its handler so far (none for a rejected record or a replay). */

@@ -31,6 +31,11 @@ export interface BridgeSettings {
   deliveryMode: 'at-least-once' | 'exactly-once';
   /** Ended commandIds remembered per bizId, for replay detection. */
   ledgerCommandsPerBizId: number;
+  /**
+   * Process deaths a command record may cause while it runs alone after a crash before it is
+   * dead-lettered instead (src/partitions/crash-guard.ts).
+   */
+  crashLoopLimit: number;
   /** CloudEvents ce_source. */
   source: string;
 }
@@ -97,6 +102,7 @@ export function defaultBridgeSettings(overrides: Partial<BridgeSettings> = {}): 
     handoverTimeoutMs: 10_000,
     deliveryMode: 'at-least-once',
     ledgerCommandsPerBizId: 100,
+    crashLoopLimit: 2,
     source: 'signing-bridge',
     ...overrides,
   };

@@ -1,4 +1,4 @@
-import type { Batch, Consumer, Kafka, KafkaMessage } from 'kafkajs';
+import type { Admin, Batch, Consumer, Kafka, KafkaMessage } from 'kafkajs';
 import { coPartitionedAssigner, decodeUserData } from './co-partitioned-assigner.js';
 import { DROPPED_HEADERS_KEY, guardHeaderDecoding } from './header-guard.js';
 import type {
@@ -29,7 +29,11 @@ const MAX_BYTES = 1024 * 1024;
  */
 export class KafkajsGroupConsumer implements GroupConsumer {
   readonly #consumer: Consumer;
+  readonly #kafka: Kafka;
+  readonly #groupId: string;
   readonly #instanceId: string;
+  // Connected on first use: only a partition taken over from a crashed holder asks.
+  #admin: Promise<Admin> | undefined;
   #owned: readonly number[] = [];
   // kafkajs refuses pause and resume outside run(); a late breaker or backlog change may ask.
   #running = false;
@@ -38,6 +42,8 @@ export class KafkajsGroupConsumer implements GroupConsumer {
 
   constructor(kafka: Kafka, { groupId, instanceId }: GroupConsumerOptions) {
     guardHeaderDecoding();
+    this.#kafka = kafka;
+    this.#groupId = groupId;
     this.#instanceId = instanceId;
     this.#consumer = kafka.consumer({
       groupId,
@@ -83,6 +89,7 @@ export class KafkajsGroupConsumer implements GroupConsumer {
           topic: batch.topic,
           partition: batch.partition,
           records: batch.messages.map((message) => toInbound(batch, message)),
+          highWatermark: batch.highWatermark,
           resolve: resolveOffset,
         });
       },
@@ -124,6 +131,21 @@ export class KafkajsGroupConsumer implements GroupConsumer {
     return new Set([this.#instanceId, ...instances.filter((i) => i !== undefined)]);
   }
 
+  async committed(topics: readonly string[], partition: number): Promise<Map<string, string>> {
+    this.#admin ??= this.#connectAdmin().catch((error: unknown) => {
+      this.#admin = undefined;
+      throw error;
+    });
+    const admin = await this.#admin;
+    const offsets = await admin.fetchOffsets({ groupId: this.#groupId, topics: [...topics] });
+    const committed = new Map<string, string>();
+    for (const { topic, partitions } of offsets) {
+      const offset = partitions.find((p) => p.partition === partition)?.offset;
+      if (offset !== undefined && offset !== '-1') committed.set(topic, offset);
+    }
+    return committed;
+  }
+
   async stop(): Promise<void> {
     this.#stopped = true;
     this.#running = false;
@@ -131,6 +153,15 @@ export class KafkajsGroupConsumer implements GroupConsumer {
     // rejoin on its own: let it end (joined or failed), then leave.
     await this.#joining?.catch(() => {});
     await this.#consumer.disconnect();
+    const admin = this.#admin;
+    this.#admin = undefined;
+    await admin?.then((a) => a.disconnect()).catch(() => {});
+  }
+
+  async #connectAdmin(): Promise<Admin> {
+    const admin = this.#kafka.admin();
+    await admin.connect();
+    return admin;
   }
 }
 

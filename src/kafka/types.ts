@@ -46,6 +46,8 @@ export interface FetchedBatch {
   readonly topic: string;
   readonly partition: number;
   readonly records: readonly InboundRecord[];
+  /** The offset after the partition's last record when it was fetched. */
+  readonly highWatermark?: string;
   /**
    * Moves the fetch position past `offset`. Records not resolved are fetched again once the
    * partition is fetched next, so a batch can be taken in part.
@@ -74,6 +76,8 @@ export interface GroupConsumer {
   commit(offsets: readonly TopicPartitionOffset[]): Promise<void>;
   /** Instance ids of the group's current members (our assigner's member metadata). */
   liveInstances(): Promise<ReadonlySet<string>>;
+  /** The group's committed offset of one partition number in each topic; absent: none. */
+  committed(topics: readonly string[], partition: number): Promise<Map<string, string>>;
   /**
    * Leaves the group and disconnects. Called while run() is still joining, it stops run() from
    * going further and, once run() has returned, leaves.

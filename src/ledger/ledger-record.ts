@@ -1,27 +1,43 @@
 /**
- * The records of the ledger topic. Two kinds share it, told apart by their key:
+ * The records of the ledger topic, told apart by their key:
  * - a bizId's entry, keyed by the bizId;
- * - an instance's ownership marker for that partition, keyed by OWNERSHIP_KEY_PREFIX + instance.
- *   A bizId never starts with a space (the command schema trims it and the bridge requires the
- *   record key to equal it), so the two key spaces cannot meet, and compaction keeps each
- *   instance's last marker.
+ * - an instance's ownership marker for that partition, keyed by OWNERSHIP_KEY_PREFIX + instance;
+ *   while it holds the partition, its marker also says up to which offset of each command topic
+ *   it may have records in hand (so that after a crash the next owner knows what to be careful
+ *   with);
+ * - the partition's careful-run record (CAREFUL_KEY): the record last run alone after a crash,
+ *   and how many process deaths it has seen (src/partitions/crash-guard.ts).
+ * A bizId never starts with a space (the command schema trims it and the bridge requires the
+ * record key to equal it), so the key spaces cannot meet, and compaction keeps the last of each.
  */
 import { z } from 'zod';
 import type { OutboundRecord } from '../kafka/index.js';
 import type { LedgerEntry } from './entry.js';
 
 export const OWNERSHIP_KEY_PREFIX = ' ownership ';
+export const CAREFUL_KEY = ' careful';
 
 export interface OwnershipMarker {
   readonly kind: 'acquired' | 'released';
   readonly instance: string;
   /** Tells this acquisition from the same instance's earlier ones. */
   readonly nonce: string;
+  /** Per command topic, the highest offset the holder may have in hand (acquired only). */
+  readonly inHand?: Readonly<Record<string, string>> | undefined;
+}
+
+/** A command record run alone after a crash, and the process deaths it has seen so far. */
+export interface CarefulRun {
+  readonly instance: string;
+  readonly topic: string;
+  readonly offset: string;
+  readonly deaths: number;
 }
 
 export type LedgerRecord =
   | { readonly kind: 'entry'; readonly bizId: string; readonly entry: LedgerEntry }
   | { readonly kind: 'marker'; readonly marker: OwnershipMarker }
+  | { readonly kind: 'careful'; readonly run: CarefulRun }
   /** A deleted marker; entries are never deleted. */
   | { readonly kind: 'tombstone'; readonly key: string };
 
@@ -38,6 +54,13 @@ const MarkerSchema = z.object({
   kind: z.enum(['acquired', 'released']),
   instance: z.string(),
   nonce: z.string(),
+  inHand: z.record(z.string(), z.string().regex(/^\d+$/)).optional(),
+});
+const CarefulSchema = z.object({
+  instance: z.string(),
+  topic: z.string(),
+  offset: z.string().regex(/^\d+$/),
+  deaths: z.number().int().min(0),
 });
 
 export function entryRecord(
@@ -62,6 +85,10 @@ export function markerRecord(
   };
 }
 
+export function carefulRecord(topic: string, partition: number, run: CarefulRun): OutboundRecord {
+  return { topic, partition, key: CAREFUL_KEY, value: JSON.stringify(run) };
+}
+
 /** Deletes an instance's marker once its ownership is over, so dead instances leave no trace. */
 export function markerTombstone(
   topic: string,
@@ -83,6 +110,10 @@ export function decodeLedgerRecord(
   if (text.startsWith(OWNERSHIP_KEY_PREFIX)) {
     const marker = MarkerSchema.safeParse(json);
     return marker.success ? { kind: 'marker', marker: marker.data } : undefined;
+  }
+  if (text === CAREFUL_KEY) {
+    const run = CarefulSchema.safeParse(json);
+    return run.success ? { kind: 'careful', run: run.data } : undefined;
   }
   const entry = EntrySchema.safeParse(json);
   return entry.success ? { kind: 'entry', bizId: text, entry: entry.data } : undefined;

@@ -6,16 +6,20 @@
  * never writes under the new one.
  */
 import { PartitionReleased } from '../errors.js';
+import type { CrashGuard } from './crash-guard.js';
 
 export class Lease {
   readonly partition: number;
+  /** What this acquisition has in hand, and its care after a crash. */
+  readonly guard: CrashGuard | undefined;
   #startsAllowed = false;
   #revoked = false;
   readonly #running = new Set<AbortController>();
   #onIdle: Array<() => void> = [];
 
-  constructor(partition: number) {
+  constructor(partition: number, guard?: CrashGuard) {
     this.partition = partition;
+    this.guard = guard;
   }
 
   get canStart(): boolean {
@@ -84,8 +88,8 @@ export class Leases {
   }
 
   /** A new acquisition: a fresh lease, which allows nothing to start yet. */
-  open(partition: number): Lease {
-    const lease = new Lease(partition);
+  open(partition: number, guard?: CrashGuard): Lease {
+    const lease = new Lease(partition, guard);
     this.#leases.set(partition, lease);
     return lease;
   }

@@ -51,8 +51,15 @@ describe('a partition acquired', () => {
     expect(released.did).toEqual(['cancel-timer', 'take-over', 'allow-starts', 'settle']);
   });
 
-  it('when the previous holder is no longer in the group, then there is nothing to wait for', () => {
-    expect(run([members(), written, ownMarker('dead')]).state?.phase).toBe('active');
+  it('when the previous holder is no longer in the group, then there is nothing to wait for, and it counts as crashed', () => {
+    const { state, decisions } = run([
+      members('old'),
+      written,
+      ownMarker('dead', 'old'),
+      { type: 'holder-released', instance: 'old' },
+    ]);
+    expect(state?.phase).toBe('active');
+    expect(decisions).toContainEqual({ do: 'take-over', timedOut: false, crashed: ['dead'] });
   });
 
   it('when the group members are unknown, then every holder is waited for', () => {
@@ -68,7 +75,7 @@ describe('a partition acquired', () => {
       { type: 'handover-timed-out' },
     ]);
     expect(state?.phase).toBe('active');
-    expect(decisions).toContainEqual({ do: 'take-over', timedOut: true });
+    expect(decisions).toContainEqual({ do: 'take-over', timedOut: true, crashed: ['old'] });
   });
 
   it('when the ledger refuses its acquired marker for good, then it is blocked, reports it, never starts anything, and a revocation ends it', () => {

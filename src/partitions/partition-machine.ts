@@ -39,6 +39,8 @@ export interface PartitionState {
   readonly live?: ReadonlySet<string> | undefined;
   /** awaiting: the previous holders whose `released` marker is still to come. */
   readonly waitingFor?: ReadonlySet<string>;
+  /** Previous holders that never released it: not in the group any more, or not in time. */
+  readonly crashed?: ReadonlySet<string>;
   /** draining: its running commands were aborted (the deadline passed). */
   readonly aborted?: boolean;
   /** draining or releasing: assigned to this instance again meanwhile. */
@@ -71,8 +73,11 @@ export type Decision =
   | { readonly do: 'write-acquired'; readonly nonce: string }
   | { readonly do: 'start-timer'; readonly timer: Timer; readonly ms: number }
   | { readonly do: 'cancel-timer'; readonly timer: Timer }
-  /** Take the restored entries over, delete the markers of holders whose ownership is over. */
-  | { readonly do: 'take-over'; readonly timedOut: boolean }
+  /**
+   * Take the restored entries over, delete the markers of holders whose ownership is over, and
+   * be careful with what the crashed ones had in hand.
+   */
+  | { readonly do: 'take-over'; readonly timedOut: boolean; readonly crashed: readonly string[] }
   | { readonly do: 'allow-starts' }
   /** Nothing new starts; queued commands are dropped (the next owner runs them). */
   | { readonly do: 'stop-starts' }
@@ -166,10 +171,12 @@ function fromRestoring(
     case 'own-marker-read': {
       if (state.phase !== 'reading') return undefined;
       // A holder no longer in the group crashed or left: nothing to wait for.
-      const waitingFor = new Set(event.holders.filter((i) => state.live?.has(i) ?? true));
-      if (waitingFor.size === 0) return activate(state, false);
+      const alive = (instance: string) => state.live?.has(instance) ?? true;
+      const waitingFor = new Set(event.holders.filter(alive));
+      const crashed = new Set(event.holders.filter((instance) => !alive(instance)));
+      if (waitingFor.size === 0) return activate({ ...state, crashed }, false);
       return to(
-        { ...state, phase: 'awaiting', waitingFor },
+        { ...state, phase: 'awaiting', waitingFor, crashed },
         { do: 'start-timer', timer: 'handover', ms: settings.handoverTimeoutMs },
       );
     }
@@ -180,8 +187,11 @@ function fromRestoring(
       if (waitingFor.size > 0) return to({ ...state, waitingFor });
       return activate(state, false, { do: 'cancel-timer', timer: 'handover' });
     }
-    case 'handover-timed-out':
-      return state.phase === 'awaiting' ? activate(state, true) : undefined;
+    case 'handover-timed-out': {
+      if (state.phase !== 'awaiting') return undefined;
+      const crashed = new Set([...(state.crashed ?? []), ...(state.waitingFor ?? [])]);
+      return activate({ ...state, crashed }, true);
+    }
     case 'revoked':
       return to(
         { ...state, phase: 'releasing', waitingFor: undefined },
@@ -195,10 +205,11 @@ function fromRestoring(
 }
 
 function activate(state: PartitionState, timedOut: boolean, ...first: Decision[]): Transition {
+  const crashed = [...(state.crashed ?? [])];
   return to(
-    { ...state, phase: 'active', waitingFor: undefined },
+    { ...state, phase: 'active', waitingFor: undefined, crashed: undefined },
     ...first,
-    { do: 'take-over', timedOut },
+    { do: 'take-over', timedOut, crashed },
     { do: 'allow-starts' },
     { do: 'settle' },
   );

@@ -19,6 +19,7 @@ function driver(options: { refuse?: boolean; live?: string[] } = {}) {
   };
   const consumer = {
     liveInstances: vi.fn(async () => new Set(['me', ...(options.live ?? [])])),
+    committed: vi.fn(async () => new Map<string, string>()),
     pause: vi.fn(mark(false)),
     resume: vi.fn(mark(true)),
   };
@@ -49,7 +50,7 @@ function driver(options: { refuse?: boolean; live?: string[] } = {}) {
     clearQueued,
     commitAndForget,
     onLedgerUnwritable,
-    settings: { handoverTimeoutMs: 60_000, abortGraceMs: 10 },
+    settings: { handoverTimeoutMs: 60_000, abortGraceMs: 10, crashLoopLimit: 2 },
     log: pino({ level: 'silent' }),
   });
   /** Reads back into the partition every marker this instance wrote there, as Kafka would. */
@@ -120,8 +121,7 @@ describe('Partitions', () => {
   });
 
   it('when an active partition is revoked, then its queue is dropped, its running command may finish, and then it commits and writes released', async () => {
-    const { partitions, leases, written, readLedger, isFetched, clearQueued, commitAndForget } =
-      driver();
+    const { partitions, leases, written, readLedger, clearQueued, commitAndForget } = driver();
     partitions.onAssignment([0, 1]);
     await vi.waitFor(() => expect(markers(written, 'acquired')).toHaveLength(2));
     readLedger(0);

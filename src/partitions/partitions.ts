@@ -16,6 +16,7 @@ import {
   type OwnershipMarker,
 } from '../ledger/index.js';
 import type { Outbox } from '../producers/index.js';
+import { CrashGuard } from './crash-guard.js';
 import { fetchPlan, type Holds } from './fetch-plan.js';
 import type { Leases } from './lease.js';
 import {
@@ -30,7 +31,7 @@ import {
 } from './partition-machine.js';
 
 export interface PartitionsOptions {
-  readonly consumer: Pick<GroupConsumer, 'liveInstances' | 'pause' | 'resume'>;
+  readonly consumer: Pick<GroupConsumer, 'liveInstances' | 'committed' | 'pause' | 'resume'>;
   readonly instance: string;
   readonly topics: { readonly commands: readonly string[]; readonly ledger: string };
   readonly ledger: Ledger;
@@ -46,7 +47,7 @@ export interface PartitionsOptions {
    * blocked (nothing of it runs) until it is revoked.
    */
   readonly onLedgerUnwritable: (error: LedgerUnwritable) => void;
-  readonly settings: Settings;
+  readonly settings: Settings & { readonly crashLoopLimit: number };
   readonly log: Logger;
 }
 
@@ -174,7 +175,7 @@ export class Partitions {
         this.#cancelTimer(partition, decision.timer);
         break;
       case 'take-over':
-        this.#takeOver(partition, decision.timedOut);
+        this.#takeOver(partition, decision.timedOut, decision.crashed);
         break;
       case 'allow-starts':
         lease?.allowStarts();
@@ -228,11 +229,19 @@ export class Partitions {
   }
 
   #writeAcquired(partition: number, nonce: string): void {
-    const { instance, ledger, outbox } = this.#options;
-    this.#options.leases.open(partition);
+    const { instance, ledger, outbox, settings, onLedgerUnwritable } = this.#options;
+    const marker: OwnershipMarker = { kind: 'acquired', instance, nonce };
+    const guard = new CrashGuard({
+      partition,
+      ledgerTopic: ledger.topic,
+      marker,
+      outbox,
+      maxDeaths: settings.crashLoopLimit,
+      onRefused: (error) => onLedgerUnwritable(unwritable(ledger.topic, partition, error)),
+    });
+    this.#options.leases.open(partition, guard);
     this.#readers.set(partition, new LedgerReader({ instance, nonce }));
     this.#acquiredAt.set(partition, Date.now());
-    const marker: OwnershipMarker = { kind: 'acquired', instance, nonce };
     outbox.write([markerRecord(ledger.topic, partition, marker)]).then(
       () => this.#dispatch(partition, { type: 'marker-written' }),
       (error: unknown) =>
@@ -245,12 +254,13 @@ export class Partitions {
     );
   }
 
-  #takeOver(partition: number, timedOut: boolean): void {
+  #takeOver(partition: number, timedOut: boolean, crashed: readonly string[]): void {
     const reader = this.#readers.get(partition);
     this.#readers.delete(partition);
     if (!reader) return;
     const { ledger, outbox, log } = this.#options;
     ledger.adopt(partition, reader.entries);
+    if (crashed.length > 0) this.#beCareful(partition, reader, crashed);
     const others = reader.otherInstances();
     // Housekeeping: their ownership is over, so their markers can go.
     if (others.length > 0) {
@@ -261,6 +271,29 @@ export class Partitions {
     const ms = Date.now() - (this.#acquiredAt.get(partition) ?? Date.now());
     const { size: entries } = reader.entries;
     log.info({ partition, entries, unreadable: reader.unreadable, ms }, 'partition acquired');
+  }
+
+  /**
+   * What crashed holders may have had in hand runs one at a time, but for what the group has
+   * committed since (finished for good); `suspect`: the record one of them ran alone last.
+   */
+  #beCareful(partition: number, reader: LedgerReader, crashed: readonly string[]): void {
+    const guard = this.#options.leases.current(partition)?.guard;
+    const inHand = reader.inHand(crashed);
+    if (!guard || inHand.size === 0) return;
+    const careful = reader.careful;
+    guard.beCareful(inHand, careful && crashed.includes(careful.instance) ? careful : undefined);
+    const { consumer, log } = this.#options;
+    log.warn(
+      { partition, crashed, inHand: Object.fromEntries(inHand) },
+      'previous holder crashed; running what it had in hand one at a time',
+    );
+    void consumer.committed([...inHand.keys()], partition).then(
+      (committed) => {
+        for (const [topic, offset] of committed) guard.committed(topic, BigInt(offset));
+      },
+      (error: unknown) => log.warn({ err: error, partition }, 'committed offsets unknown'),
+    );
   }
 
   /** Flushes, refuses further writes, commits, drops the entries, writes `released`. */

@@ -111,6 +111,14 @@ export const PROCESSING = [
     description: 'Recent commandIds the ledger remembers per bizId, to skip replays.',
   },
   {
+    name: 'CRASH_LOOP_LIMIT',
+    group: 'Processing',
+    schema: integer({ min: 1, max: 20 }),
+    default: String(bridge.crashLoopLimit),
+    description:
+      'After a crash, the records the dead process had in hand run one at a time; one that kills the process this many times while it runs alone is dead-lettered (command.rejected, SB_ERR_COMMAND_CRASH_LOOP) instead of run again.',
+  },
+  {
     name: 'EVENT_SOURCE',
     group: 'Processing',
     schema: text,

@@ -1,0 +1,138 @@
+/**
+ * No crash loops (docs/design.md, "A record that kills the process"): a record that makes the
+ * process die whenever it runs (out of memory, say) would otherwise be read again after every
+ * restart and kill every restart.
+ *
+ * While it holds a partition, the instance says in its ownership marker up to which offset of
+ * each command topic it may have records in hand; records run only once that is written. When
+ * the next owner finds the previous holder crashed, it is careful with those records: it runs
+ * them one at a time, in order, each after writing the partition's careful-run record (which
+ * record, and how many process deaths it has seen while running alone). A careful-run record
+ * left by a crashed holder names the record that was running alone when the process died: it is
+ * run again with one death more, and once it has seen `maxDeaths` it is dead-lettered instead.
+ * A poison record so costs 1 + maxDeaths restarts; the others in hand are only slowed down.
+ */
+import { OutboxClosed } from '../errors.js';
+import {
+  type CarefulRun,
+  carefulRecord,
+  markerRecord,
+  type OwnershipMarker,
+} from '../ledger/index.js';
+import type { Outbox } from '../producers/index.js';
+
+/** The scheduling key of careful runs: one key, so they run one at a time, in order. */
+export const CAREFUL_SCHEDULING_KEY = ' careful';
+
+export interface CrashGuardOptions {
+  readonly partition: number;
+  readonly ledgerTopic: string;
+  /** This acquisition's marker, rewritten with what is in hand. */
+  readonly marker: OwnershipMarker;
+  readonly outbox: Outbox;
+  readonly maxDeaths: number;
+  /** The ledger refused a write for good. */
+  readonly onRefused: (error: unknown) => void;
+}
+
+/** A command record as the guard sees it. */
+export interface GuardedRecord {
+  readonly topic: string;
+  readonly offset: string;
+}
+
+export type CarefulVerdict = 'run' | 'dead-letter' | 'left';
+
+export class CrashGuard {
+  readonly #options: CrashGuardOptions;
+  readonly #inHand = new Map<string, bigint>();
+  #lastMark: Promise<boolean> = Promise.resolve(true);
+  #careful: { until: Map<string, bigint>; suspect?: CarefulRun | undefined } | undefined;
+  #carefulPending = 0;
+
+  constructor(options: CrashGuardOptions) {
+    this.#options = options;
+  }
+
+  /**
+   * Before records up to `lastOffset` of the topic may run, says they may be in hand (up to the
+   * partition's high-water mark, so that one write covers what is there). Resolves true once
+   * written, false when the write was refused or given up (the records are then left).
+   */
+  admit(topic: string, lastOffset: string, highWatermark?: string): Promise<boolean> {
+    const last = BigInt(lastOffset);
+    if (last <= (this.#inHand.get(topic) ?? -1n)) return this.#lastMark;
+    const end = highWatermark === undefined ? last : BigInt(highWatermark) - 1n;
+    this.#inHand.set(topic, end > last ? end : last);
+    const inHand = Object.fromEntries([...this.#inHand].map(([t, o]) => [t, o.toString()]));
+    const { ledgerTopic, partition, marker } = this.#options;
+    this.#lastMark = this.#written(markerRecord(ledgerTopic, partition, { ...marker, inHand }));
+    return this.#lastMark;
+  }
+
+  /**
+   * Careful from now on with the records a crashed holder may have had in hand: up to `until`
+   * per topic. `suspect`: the careful-run record it left, if any.
+   */
+  beCareful(until: Map<string, bigint>, suspect: CarefulRun | undefined): void {
+    if (until.size > 0) this.#careful = { until: new Map(until), suspect };
+  }
+
+  /** The scheduling key of a record taken now: the careful key while careful, else undefined. */
+  schedulingKey(record: GuardedRecord): string | undefined {
+    const careful = this.#careful;
+    if (!careful) return undefined;
+    // Past the range, a topic is done with; later records still wait behind the careful ones.
+    if (BigInt(record.offset) >= (careful.until.get(record.topic) ?? -1n)) {
+      careful.until.delete(record.topic);
+    }
+    this.#carefulPending++;
+    return CAREFUL_SCHEDULING_KEY;
+  }
+
+  /** Before a careful record runs: writes its careful-run record, or says to dead-letter it. */
+  async beforeCarefulRun(record: GuardedRecord): Promise<CarefulVerdict> {
+    const { ledgerTopic, partition, marker, maxDeaths } = this.#options;
+    const suspect = this.#careful?.suspect;
+    const same = suspect?.topic === record.topic && suspect.offset === record.offset;
+    const deaths = same ? (suspect?.deaths ?? 0) + 1 : 0;
+    if (deaths >= maxDeaths) return 'dead-letter';
+    const run = { instance: marker.instance, topic: record.topic, offset: record.offset, deaths };
+    return (await this.#written(carefulRecord(ledgerTopic, partition, run))) ? 'run' : 'left';
+  }
+
+  /**
+   * The group's committed offset of a topic (the next to read): a range it has passed was
+   * finished for good before the crash.
+   */
+  committed(topic: string, offset: bigint): void {
+    const careful = this.#careful;
+    if (careful && offset > (careful.until.get(topic) ?? -1n)) careful.until.delete(topic);
+    this.#maybeDone();
+  }
+
+  /** A record scheduled by the careful key ended: past the range with none left, care ends. */
+  carefulEnded(): void {
+    this.#carefulPending--;
+    this.#maybeDone();
+  }
+
+  #maybeDone(): void {
+    if (this.#careful?.until.size === 0 && this.#carefulPending === 0) this.#careful = undefined;
+  }
+
+  /** Whether records are still run one at a time. */
+  get careful(): boolean {
+    return this.#careful !== undefined;
+  }
+
+  #written(record: ReturnType<typeof markerRecord>): Promise<boolean> {
+    return this.#options.outbox.write([record]).then(
+      () => true,
+      (error: unknown) => {
+        if (!(error instanceof OutboxClosed)) this.#options.onRefused(error);
+        return false;
+      },
+    );
+  }
+}

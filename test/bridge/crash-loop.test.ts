@@ -1,0 +1,153 @@
+/**
+ * A record that kills the process whenever it runs, against the bridge as it ships. The test is
+ * the killer: the record's platform call hangs, and the process is killed (SIGKILL) while that
+ * record is in hand, then each time it runs alone again. After CRASH_LOOP_LIMIT deaths while it
+ * runs alone it is dead-lettered (command.rejected, SB_ERR_COMMAND_CRASH_LOOP) instead of run,
+ * and the commands that were in hand with it all complete: one poison record costs
+ * 1 + CRASH_LOOP_LIMIT restarts, not the service.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { IMAGE_NODE_OPTIONS } from '../../bench/support/image-node-options.js';
+import { topicNames } from '../../src/schemas/messages/index.js';
+import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
+import {
+  BridgeProcess,
+  CommandSender,
+  commands,
+  createTopics,
+  EventCollector,
+  keyOnPartition,
+  uniquePrefix,
+} from '../support/bridge-harness.js';
+import { harnessKafkaClient } from '../support/harness-kafka-client.js';
+
+const PARTITIONS = 2;
+const LIMIT = 2;
+const brokers = inject('kafkaBrokers').split(',');
+const prefix = uniquePrefix();
+const topics = topicNames(prefix);
+const groupId = `crash-loop-${randomUUID().slice(0, 8)}`;
+let sim: RunningSimulator;
+let sender: CommandSender;
+let collector: EventCollector;
+const careful: Array<{ topic: string; offset: string; deaths: number }> = [];
+const running: BridgeProcess[] = [];
+let stopLedger: () => Promise<void>;
+
+beforeAll(async () => {
+  sim = await startSimulator({ log: false });
+  await createTopics(brokers, topics, PARTITIONS);
+  sender = await CommandSender.connect(brokers, topics);
+  collector = await EventCollector.start(brokers, topics);
+  stopLedger = await followCarefulRuns();
+});
+
+afterAll(async () => {
+  for (const bridge of running) bridge.kill('SIGKILL');
+  await stopLedger?.();
+  await collector?.stop();
+  await sender?.close();
+  await sim?.stop();
+});
+
+/** Every careful-run record the bridge writes to the ledger, as it writes them. */
+async function followCarefulRuns(): Promise<() => Promise<void>> {
+  const consumer = harnessKafkaClient(brokers).consumer({ groupId: `ledger-${randomUUID()}` });
+  await consumer.connect();
+  await consumer.subscribe({ topics: [topics.ledger], fromBeginning: true });
+  await consumer.run({
+    eachMessage: async ({ message }) => {
+      if (message.key?.toString() !== ' careful' || message.value === null) return;
+      careful.push(JSON.parse(message.value.toString()));
+    },
+  });
+  return () => consumer.disconnect();
+}
+
+async function start(): Promise<BridgeProcess> {
+  const bridge = await BridgeProcess.start({
+    brokers,
+    prefix,
+    groupId,
+    simulatorUrl: sim.url,
+    env: {
+      NODE_OPTIONS: IMAGE_NODE_OPTIONS,
+      CRASH_LOOP_LIMIT: String(LIMIT),
+      TOPIC_PARTITIONS: String(PARTITIONS),
+    },
+  });
+  running.push(bridge);
+  return bridge;
+}
+
+async function kill(bridge: BridgeProcess): Promise<void> {
+  bridge.kill('SIGKILL');
+  await bridge.exited;
+}
+
+/** Waits for a fact the test's own ledger consumer reports. */
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('a record that kills the process whenever it runs', () => {
+  it('is dead-lettered after CRASH_LOOP_LIMIT deaths while it runs alone, and the commands in hand with it complete', async () => {
+    // The poison: its call never answers, so it is always in hand when the process is killed.
+    await sim.admin.setFaults({
+      script: [{ operation: 'remindSignatories', kind: 'latency', times: 100, ms: 600_000 }],
+    });
+    const poisonBizId = keyOnPartition('poison', 0, PARTITIONS);
+    const poison = { commandId: `poison-${randomUUID()}`, bizId: poisonBizId, payload: {} };
+    await sender.send([{ type: 'remind', command: poison as never }]);
+    const before = await Promise.all(
+      Array.from({ length: 3 }, (_, i) =>
+        commands.createContract(keyOnPartition(`before-${i}`, 0, PARTITIONS)),
+      ),
+    );
+    await sender.send(before);
+
+    let bridge = await start();
+    await collector.waitForTerminalEvents(before.map((c) => c.command.commandId));
+    // The poison is in hand, its call hanging: the first death, with many records in hand.
+    await kill(bridge);
+    const after = await Promise.all(
+      Array.from({ length: 3 }, (_, i) =>
+        commands.createContract(keyOnPartition(`after-${i}`, 0, PARTITIONS)),
+      ),
+    );
+    await sender.send(after);
+
+    for (let deaths = 0; deaths < LIMIT; deaths++) {
+      bridge = await start();
+      await until(
+        () => careful.some((c) => c.topic === topics.commands.remind && c.deaths === deaths),
+        `the poison running alone with ${deaths} deaths`,
+      );
+      await kill(bridge);
+    }
+
+    bridge = await start();
+    const rejection = () =>
+      collector.events.find(
+        (e) => e.event.type === 'signingbridge.command.rejected' && e.key === poisonBizId,
+      );
+    await collector.waitUntil(() => rejection() !== undefined, 60_000, 'the poison rejected');
+    expect(rejection()?.data.error).toMatchObject({ code: 'SB_ERR_COMMAND_CRASH_LOOP' });
+    await collector.waitForTerminalEvents(after.map((c) => c.command.commandId));
+    const letter = collector.deadLetters.find(
+      (d) => d.headers['dlq-error-code'] === 'SB_ERR_COMMAND_CRASH_LOOP',
+    );
+    expect(letter?.key).toBe(poisonBizId);
+    const poisonRuns = careful.filter((c) => c.topic === topics.commands.remind);
+    expect(poisonRuns.map((c) => c.deaths)).toEqual([0, 1]);
+
+    await sim.admin.setFaults({});
+    bridge.kill('SIGTERM');
+    expect(await bridge.exited).toBe(0);
+  }, 240_000);
+});
