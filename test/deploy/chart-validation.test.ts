@@ -37,7 +37,10 @@ const OPTIONS: Record<string, string[]> = {
   imagePullSecrets: ['--set', 'imagePullSecrets[0].name=registry'],
   nodeSelector: ['--set', 'nodeSelector.kubernetes\\.io/os=linux'],
   tolerations: ['--set', 'tolerations[0].key=dedicated', '--set', 'tolerations[0].operator=Exists'],
-  affinity: ['--set', 'affinity.nodeAffinity=null'],
+  affinity: ['key=kubernetes.io/arch', 'operator=In', 'values[0]=amd64'].flatMap((term) => [
+    '--set',
+    `affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].${term}`,
+  ]),
 };
 
 const kubernetesValidate = pythonTool('kubernetes-validate');
