@@ -1,16 +1,26 @@
-# syntax=docker/dockerfile:1
 #
-# signing-bridge: `run` (the service, the default command) or `simulator` (dev and demo only).
+# signing-bridge: the service image (the last stage, `runtime`, built by default) and the
+# platform simulator's image (target `simulator`, dev and demo only).
 #   docker build -t signing-bridge:0.1.0 .
+#   docker build --target simulator -t signing-bridge-simulator:0.1.0 .
 #   docker run --rm --env-file bridge.env -p 8080:8080 signing-bridge:0.1.0
-#   docker run --rm -p 8080:8080 signing-bridge:0.1.0 simulator --help
-# See docs/deployment.md.
+#   docker run --rm -p 9300:9300 signing-bridge-simulator:0.1.0
+# See docs/deployment.md. No `# syntax=` line: the builder's own Dockerfile frontend reads this
+# file, so building needs no registry but the one holding the base image.
 
-# One base for both stages, so the code is compiled by the Node that runs it. The tag matches
+# One base for every stage, so the code is compiled by the Node that runs it. The tag matches
 # .nvmrc (20) and package.json engines (>=20.19.0); a registry-aware bot (Renovate) should add
 # the digest (`node:20.20.2-bookworm-slim@sha256:...`), which cannot be looked up from here.
 FROM node:20.20.2-bookworm-slim AS base
 WORKDIR /app
+# tini as PID 1 rather than node: the kernel drops signals that PID 1 has no handler for, so a
+# SIGTERM arriving before the service installs its handler (or sent to the simulator) would be
+# ignored until the kubelet's SIGKILL. tini forwards it to node, which shuts down gracefully
+# (docs/design.md, "Shutdown"), and reaps zombies. Pinned to Debian bookworm's build (what
+# `apt-cache policy tini` lists there); bump it with the base image.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends tini=0.19.0-1+b3 \
+  && rm -rf /var/lib/apt/lists/*
 
 FROM base AS build
 COPY package.json package-lock.json ./
@@ -18,16 +28,34 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-RUN npm run build
+COPY scripts/image/service-files.mjs ./scripts/image/
+# service/: the modules `run` reaches, without the simulator or the development tools.
+RUN npm run build && node scripts/image/service-files.mjs dist service
 
+# The service's dependencies: no development ones, and not the optional pdfjs-dist, which only
+# the simulator reads PDFs with.
+FROM base AS production-dependencies
+COPY package.json package-lock.json ./
+# No production dependency has an install script.
+RUN npm ci --omit=dev --omit=optional --ignore-scripts
+
+# The platform simulator (`signing-bridge simulator`): all of dist/, pdfjs-dist and the demo
+# fixtures (app token demo-app-token). Never for production.
+FROM base AS simulator
+ENV NODE_ENV=production
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
+COPY --from=build /app/dist ./dist
+COPY fixtures ./fixtures
+USER 1000:1000
+# Its default port; the chart passes --port 8080.
+EXPOSE 9300
+ENTRYPOINT ["/usr/bin/tini", "--", "node", "dist/cli/main.js"]
+# Its default host is 127.0.0.1, unreachable from outside the container.
+CMD ["simulator", "--host", "0.0.0.0"]
+
+# The service: the compiled code `run` needs, its production dependencies and the licence.
 FROM base AS runtime
-# tini as PID 1 rather than node: the kernel drops signals that PID 1 has no handler for, so a
-# SIGTERM arriving before the service installs its handler (or sent to the simulator) would be
-# ignored until the kubelet's SIGKILL. tini forwards it to node, which shuts down gracefully
-# (docs/design.md, "Shutdown"), and reaps zombies.
-RUN apt-get update \
-  && apt-get install -y --no-install-recommends tini \
-  && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production
 # A V8 heap limit: without one, V8 lets garbage pile up under load (230-300 MB resident in the
 # benchmark); with it, 150-180 MB for the same throughput. The live heap is a few tens of MB
@@ -35,11 +63,9 @@ ENV NODE_ENV=production
 # for very large ledgers (docs/deployment.md). `npm run bench` runs the bridge with this very
 # line (bench/support/image-node-options.ts).
 ENV NODE_OPTIONS="--max-old-space-size=160"
-COPY package.json package-lock.json ./
-# No production dependency has an install script; the cache would only weigh on the image.
-RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
-COPY --from=build /app/dist ./dist
-COPY fixtures ./fixtures
+COPY --from=production-dependencies /app/node_modules ./node_modules
+COPY --from=build /app/service ./dist
+COPY LICENSE ./
 # The files stay root-owned (read-only to the service). Numeric uid:gid of the base image's
 # `node` user, because Kubernetes' runAsNonRoot can verify only a numeric user.
 USER 1000:1000

@@ -258,6 +258,29 @@ export class AdminRequestFailed extends SigningBridgeError<{
 }
 
 /**
+ * `signing-bridge simulator` cannot load a part of the simulator: the service image leaves the
+ * simulator out, and `npm ci --omit=optional` its PDF reader (pdfjs-dist).
+ */
+export class SimulatorNotInstalled extends SigningBridgeError<{ missing: string }> {
+  readonly code = 'SB_ERR_SIMULATOR_NOT_INSTALLED';
+  readonly retryable = false;
+
+  /** The error for a failed import when what it lacks is a module not installed here. */
+  static fromImport(error: unknown): SimulatorNotInstalled | undefined {
+    if ((error as { code?: unknown } | undefined)?.code !== 'ERR_MODULE_NOT_FOUND')
+      return undefined;
+    const missing =
+      /Cannot find (?:package|module) '([^']+)'/.exec(String(error))?.[1] ?? 'a module';
+    return new SimulatorNotInstalled(
+      `The simulator is not installed here (${missing} is missing). It is for development and ` +
+        "demos only, so the service image leaves it out: build the Dockerfile's `simulator` " +
+        'target instead. In a clone, `npm ci` installs it with its optional dependency pdfjs-dist.',
+      { details: { missing }, cause: error },
+    );
+  }
+}
+
+/**
  * Kafka did not take records the bridge wrote. Retryable unless the broker refused them for
  * good (too large, not authorised, invalid), which no retry changes.
  */

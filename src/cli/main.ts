@@ -5,6 +5,7 @@
  * (The demo is `npm run demo`: it also assembles a local Kafka broker, a development tool.)
  */
 import { stderr, stdout } from 'node:process';
+import { SimulatorNotInstalled } from '../errors.js';
 
 interface Subcommand {
   readonly summary: string;
@@ -18,7 +19,11 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
   },
   simulator: {
     summary: 'serve a local simulator of the signing platform',
-    load: () => import('./simulator-command.js'),
+    // Absent from the service image, which leaves the simulator out.
+    load: () =>
+      import('./simulator-command.js').catch((error: unknown) => {
+        throw SimulatorNotInstalled.fromImport(error) ?? error;
+      }),
   },
 };
 
@@ -49,7 +54,14 @@ async function main(argv: string[]): Promise<number> {
     stderr.write(`signing-bridge: unknown command "${name}"\n\n${usage()}`);
     return 2;
   }
-  const module = await sub.load();
+  let module: Awaited<ReturnType<Subcommand['load']>>;
+  try {
+    module = await sub.load();
+  } catch (error) {
+    if (!(error instanceof SimulatorNotInstalled)) throw error;
+    stderr.write(`signing-bridge ${name}: ${error.message}\n`);
+    return 1;
+  }
   return module.main(rest);
 }
 

@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { stderr, stdout } from 'node:process';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import { ConfigInvalid } from '../errors.js';
+import { ConfigInvalid, SimulatorNotInstalled } from '../errors.js';
 import { DEFAULT_FIXTURES_PATH, type FaultConfig, startSimulator } from '../simulator/index.js';
 
 const DEFAULT_PORT = 9300;
@@ -67,7 +67,8 @@ export async function main(argv: string[]): Promise<number> {
   try {
     simulator = await startSimulator({ ...values.options, log });
   } catch (error) {
-    const reason = error instanceof ConfigInvalid ? error.message : String(error);
+    const known = error instanceof ConfigInvalid || error instanceof SimulatorNotInstalled;
+    const reason = known ? error.message : String(error);
     stderr.write(`signing-bridge simulator: cannot start: ${reason}\n`);
     return 1;
   }

@@ -1,11 +1,13 @@
-// Static checks of the Dockerfile (no Docker engine needed) and of the environment the chart
-// gives the service against the service's own CONFIG table.
+// Static checks of the Dockerfile (no Docker engine needed), hadolint's verdict on it, and the
+// environment the chart gives the service against the service's own CONFIG table.
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { nodeOptionsOf } from '../../bench/support/image-node-options.js';
 import { CONFIG, type Variable } from '../../src/config/index.js';
+import { pythonTool } from '../support/tools.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const read = (path: string) => readFileSync(`${repoRoot}${path}`, 'utf8');
@@ -58,21 +60,65 @@ function parseDockerfile(text: string): Stage[] {
 const args = (stage: Stage, keyword: string) =>
   stage.instructions.filter((i) => i.keyword === keyword).map((i) => i.args);
 
-const stages = parseDockerfile(read('Dockerfile'));
+const dockerfile = read('Dockerfile');
+const stages = parseDockerfile(dockerfile);
 const runtime = stages.at(-1) as Stage;
-const build = stages.find((s) => s.name === 'build') as Stage;
+const stage = (name: string) => {
+  const found = stages.find((s) => s.name === name);
+  if (!found) throw new Error(`the Dockerfile has no stage ${name}`);
+  return found;
+};
+
+/** The stage and the stages it is built FROM, back to the external base image. */
+function lineage(of: Stage): Stage[] {
+  const parent = stages.find((s) => s.name === of.base);
+  return parent ? [of, ...lineage(parent)] : [of];
+}
+
+interface Copy {
+  from: Stage | undefined;
+  sources: string[];
+  destination: string;
+}
+
+function copies(of: Stage): Copy[] {
+  return args(of, 'COPY').map((text) => {
+    const words = text.split(/\s+/);
+    const from = /^--from=(.+)$/.exec(words[0] as string)?.[1];
+    const paths = from === undefined ? words : words.slice(1);
+    return {
+      from: from === undefined ? undefined : stage(from),
+      sources: paths.slice(0, -1),
+      destination: paths.at(-1) as string,
+    };
+  });
+}
+
+/** How a stage installs npm packages (its one `npm ci` line). */
+function npmCi(of: Stage): string {
+  const installs = args(of, 'RUN').filter((r) => /\bnpm (ci|install|i)\b/.test(r));
+  expect(installs, of.name).toHaveLength(1);
+  return installs[0] as string;
+}
 
 describe('Dockerfile', () => {
-  it('has a build stage and a runtime stage, the last one', () => {
-    expect(build).toBeDefined();
+  it('has build, production-dependencies and simulator stages, and the runtime stage last', () => {
+    for (const name of ['build', 'production-dependencies', 'simulator']) {
+      expect(stage(name)).toBeDefined();
+    }
     expect(runtime.name).toBe('runtime');
+  });
+
+  it('has no syntax directive, which would make the builder fetch a frontend from a registry', () => {
+    expect(dockerfile).not.toMatch(/^#\s*syntax\s*=/im);
+    expect(dockerfile.split('\n')[0]).not.toMatch(/syntax/i);
   });
 
   it('builds from a Node 20 image pinned to a full version, the one .nvmrc and engines allow', () => {
     const external = stages
       .map((s) => s.base)
       .filter((base) => !stages.some((s) => s.name === base));
-    expect(external).toHaveLength(1);
+    expect(new Set(external).size).toBe(1);
     const match = /^node:(\d+)\.(\d+)\.(\d+)-[a-z]+-slim(@sha256:[0-9a-f]{64})?$/.exec(
       external[0] as string,
     );
@@ -86,56 +132,109 @@ describe('Dockerfile', () => {
     );
   });
 
-  it('when building, installs every dependency and compiles', () => {
-    const runs = args(build, 'RUN').join('\n');
-    expect(runs).toMatch(/\bnpm ci\b/);
-    expect(runs).not.toContain('--omit=dev');
-    expect(runs).toContain('npm run build');
+  it('pins every Debian package it installs to a version', () => {
+    const installs = stages
+      .flatMap((s) => args(s, 'RUN'))
+      .flatMap((r) => [...r.matchAll(/apt-get install ([^&;|]+)/g)].map((m) => m[1] as string));
+    const packages = installs.flatMap((list) =>
+      list.split(/\s+/).filter((w) => w && !w.startsWith('-')),
+    );
+    expect(packages).toContain('tini=0.19.0-1+b3');
+    expect(packages.filter((p) => !/^[a-z0-9.+-]+=[0-9][\w.+~:-]*$/.test(p))).toEqual([]);
   });
 
-  it('at runtime, installs production dependencies only', () => {
-    const runs = args(runtime, 'RUN');
-    const installs = runs.filter((r) => /\bnpm (ci|install|i)\b/.test(r));
-    expect(installs).toHaveLength(1);
-    expect(installs[0]).toMatch(/\bnpm ci --omit=dev\b/);
+  it('when building, installs every dependency, compiles and picks the service modules', () => {
+    const runs = args(stage('build'), 'RUN').join('\n');
+    expect(npmCi(stage('build'))).not.toContain('--omit');
+    expect(runs).toContain('npm run build && node scripts/image/service-files.mjs dist service');
+  });
+
+  it('at runtime, copies the service modules, production node_modules and the licence, and nothing else', () => {
+    const outside: string[] = [];
+    for (const copy of copies(runtime)) {
+      const listing = `COPY ${copy.from ? `--from=${copy.from.name} ` : ''}${copy.sources.join(' ')} ${copy.destination}`;
+      if (copy.destination === './dist' && copy.from?.name === 'build') {
+        // The output of service-files.mjs: no simulator, no development tools
+        // (test/deploy/runtime-image.test.ts runs it).
+        expect(copy.sources).toEqual(['/app/service']);
+      } else if (copy.destination === './node_modules' && copy.from) {
+        expect(copy.sources).toEqual(['/app/node_modules']);
+        expect(npmCi(copy.from)).toMatch(/\bnpm ci --omit=dev --omit=optional\b/);
+      } else if (copy.destination === './' && copy.from === undefined) {
+        expect(copy.sources).toEqual(['LICENSE']);
+      } else {
+        outside.push(listing);
+      }
+    }
+    expect(outside, 'copied into the runtime stage beyond dist/, node_modules and LICENSE').toEqual(
+      [],
+    );
+    expect(copies(runtime)).toHaveLength(3);
+    // Nor do the stages it is built FROM copy anything, nor does any stage ADD.
+    expect(
+      lineage(runtime)
+        .slice(1)
+        .flatMap((s) => args(s, 'COPY')),
+    ).toEqual([]);
+    expect(stages.flatMap((s) => args(s, 'ADD'))).toEqual([]);
+    expect(read('LICENSE')).toContain('Apache License\n                           Version 2.0');
+    expect(JSON.parse(read('package.json')).license).toBe('Apache-2.0');
+  });
+
+  it('at runtime, sets NODE_ENV=production and no npm install of its own', () => {
     expect(args(runtime, 'ENV')).toContain('NODE_ENV=production');
+    expect(args(runtime, 'RUN').filter((r) => /\bnpm\b/.test(r))).toEqual([]);
   });
 
   it('at runtime, limits the V8 heap in NODE_OPTIONS, which the benchmark runs the bridge with', () => {
     const env = args(runtime, 'ENV');
     expect(env).toContain('NODE_OPTIONS="--max-old-space-size=160"');
-    expect(nodeOptionsOf(read('Dockerfile'))).toBe('--max-old-space-size=160');
+    expect(nodeOptionsOf(dockerfile)).toBe('--max-old-space-size=160');
     expect(() => nodeOptionsOf('FROM node:20\nENV NODE_ENV=production\n')).toThrow(/NODE_OPTIONS/);
   });
 
-  it('at runtime, has the compiled code, the fixtures and the manifest, and nothing else', () => {
-    const copies = args(runtime, 'COPY').sort();
-    expect(copies).toEqual([
-      '--from=build /app/dist ./dist',
-      'fixtures ./fixtures',
-      'package.json package-lock.json ./',
+  it('for the simulator target, has all of dist/, the optional PDF reader and the fixtures', () => {
+    const simulator = stage('simulator');
+    const install = npmCi(simulator);
+    expect(install).toMatch(/\bnpm ci --omit=dev\b/);
+    expect(install).not.toContain('--omit=optional');
+    expect(copies(simulator).map((c) => `${c.from?.name ?? '.'} ${c.sources.join(' ')}`)).toEqual([
+      '. package.json package-lock.json',
+      'build /app/dist',
+      '. fixtures',
     ]);
     expect(existsSync(`${repoRoot}fixtures/default.json`)).toBe(true);
+    const { optionalDependencies, dependencies } = JSON.parse(read('package.json')) as {
+      optionalDependencies: Record<string, string>;
+      dependencies: Record<string, string>;
+    };
+    expect(Object.keys(optionalDependencies)).toEqual(['pdfjs-dist']);
+    expect(Object.keys(dependencies)).not.toContain('pdf-lib');
   });
 
-  it('at runtime, runs as a numeric non-root user', () => {
-    const users = args(runtime, 'USER');
-    const last = users.at(-1) ?? 'root';
-    const [uid] = last.split(':');
-    // Numeric, because Kubernetes' runAsNonRoot cannot check a user name.
-    expect(uid).toMatch(/^\d+$/);
-    expect(Number(uid)).toBeGreaterThan(0);
+  it('runs both images as a numeric non-root user', () => {
+    for (const s of [runtime, stage('simulator')]) {
+      const [uid] = (args(s, 'USER').at(-1) ?? 'root').split(':');
+      // Numeric, because Kubernetes' runAsNonRoot cannot check a user name.
+      expect(uid, s.name).toMatch(/^\d+$/);
+      expect(Number(uid)).toBeGreaterThan(0);
+    }
   });
 
-  it('starts node on the CLI under tini, the service by default', () => {
-    expect(JSON.parse(args(runtime, 'ENTRYPOINT').at(-1) ?? '[]')).toEqual([
-      '/usr/bin/tini',
-      '--',
-      'node',
-      'dist/cli/main.js',
-    ]);
-    expect(JSON.parse(args(runtime, 'CMD').at(-1) ?? '[]')).toEqual(['run']);
-    expect(args(runtime, 'RUN').join('\n')).toMatch(/apt-get install .*\btini\b/);
+  it('starts node on the CLI under tini: the service by default, the simulator in its target', () => {
+    const entrypoint = ['/usr/bin/tini', '--', 'node', 'dist/cli/main.js'];
+    const command = (s: Stage) => JSON.parse(args(s, 'CMD').at(-1) ?? '[]') as string[];
+    for (const s of [runtime, stage('simulator')]) {
+      expect(JSON.parse(args(s, 'ENTRYPOINT').at(-1) ?? '[]'), s.name).toEqual(entrypoint);
+    }
+    expect(command(runtime)).toEqual(['run']);
+    // The chart passes its own arguments, starting with the subcommand, to the same entrypoint.
+    expect(command(stage('simulator'))).toEqual(['simulator', '--host', '0.0.0.0']);
+    expect(
+      lineage(runtime)
+        .flatMap((s) => args(s, 'RUN'))
+        .join('\n'),
+    ).toMatch(/apt-get install .*\btini=/);
   });
 
   it('exposes the default of HTTP_PORT, the port the chart uses', () => {
@@ -151,11 +250,29 @@ describe('Dockerfile', () => {
       .filter((line) => line.startsWith('!'))
       .map((line) => line.slice(1).replace(/\/$/, ''));
     const fromContext = stages
-      .flatMap((s) => args(s, 'COPY'))
-      .filter((a) => !a.startsWith('--from'))
-      .flatMap((a) => a.split(/\s+/).slice(0, -1));
+      .flatMap(copies)
+      .filter((c) => c.from === undefined)
+      .flatMap((c) => c.sources);
     for (const path of fromContext) expect(allowed, path).toContain(path);
     expect(read('.dockerignore')).toMatch(/^\*$/m);
+  });
+});
+
+describe('hadolint', () => {
+  const hadolint = pythonTool('hadolint');
+  const lint = (text: string) =>
+    spawnSync(hadolint, ['--no-color', '-'], { input: text, encoding: 'utf8' });
+
+  it('when it lints the Dockerfile, then it reports nothing', () => {
+    const result = lint(dockerfile);
+    expect(result.stdout + result.stderr).toBe('');
+    expect(result.status).toBe(0);
+  });
+
+  it('when tini were not pinned, then it would report DL3008', () => {
+    const result = lint(dockerfile.replace('tini=0.19.0-1+b3', 'tini'));
+    expect(result.stdout).toContain('DL3008');
+    expect(result.status).not.toBe(0);
   });
 });
 
@@ -163,20 +280,12 @@ describe('Dockerfile', () => {
 
 const chart = 'helm/signing-bridge';
 const templates = readdirSync(`${repoRoot}${chart}/templates`)
-  .filter((file) => file.endsWith('.yaml'))
+  .filter((file) => file.endsWith('.yaml') || file.endsWith('.tpl'))
   .map((file) => read(`${chart}/templates/${file}`))
   .join('\n');
 const schemaText = read(`${chart}/values.schema.json`);
 
-// The Kafka TLS and SASL variables (issue 9.1) reach the chart in a change of its own; until the
-// chart names one of them, that one is not asked of it. Remove this once the chart has them all.
-const awaitingChart = new Set(
-  CONFIG.map((variable) => variable.name as string).filter(
-    (name) =>
-      /^KAFKA_(TLS|SASL)/.test(name) && !templates.includes(name) && !schemaText.includes(name),
-  ),
-);
-const rows: readonly Variable[] = CONFIG.filter((variable) => !awaitingChart.has(variable.name));
+const rows: readonly Variable[] = CONFIG;
 
 function configEntry(name: string): Variable {
   const entry = rows.find((e) => e.name === name);
@@ -199,7 +308,7 @@ const secretEnv = [
 ].map((m) => m[1]);
 
 describe('the chart against CONFIG', () => {
-  const known = new Set(rows.map((e) => e.name));
+  const known = new Set(rows.map((e) => e.name as string));
   // A variable without a default is required (src/config/variable.ts).
   const required = rows.filter((e) => e.default === undefined);
 
@@ -213,21 +322,25 @@ describe('the chart against CONFIG', () => {
     expect(set.filter((name) => !known.has(name as string))).toEqual([]);
   });
 
-  it('accepts in `config` every non-secret variable except HTTP_PORT, which it sets itself', () => {
+  it('accepts in `config` every non-secret variable except those it sets itself', () => {
+    // SIGNING_API_BASE_URL, written by the template, comes from config (or the simulator).
+    const chartOwned = literalEnv.filter((name) => name !== 'SIGNING_API_BASE_URL');
     const expected = rows
-      .filter((e) => !e.secret && e.name !== 'HTTP_PORT')
+      .filter((e) => !e.secret && !chartOwned.includes(e.name))
       .map((e) => e.name)
       .sort();
     expect(Object.keys(schema.properties.config.properties).sort()).toEqual(expected);
     expect(literalEnv).toContain('HTTP_PORT');
   });
 
-  it('takes exactly the secret variables from the Secret', () => {
-    const secrets = rows
-      .filter((e) => e.secret)
-      .map((e) => e.name)
-      .sort();
-    expect([...secretEnv].sort()).toEqual(secrets);
+  it('takes every secret variable from a Secret: by secretKeyRef, or as the file its _FILE twin names', () => {
+    const secrets = rows.filter((e) => e.secret).map((e) => e.name as string);
+    const fromSecret = (name: string) =>
+      secretEnv.includes(name) || literalEnv.includes(`${name}_FILE`);
+    expect(secrets.filter((name) => !fromSecret(name))).toEqual([]);
+    // And a secretKeyRef only for a secret variable.
+    expect(secretEnv.filter((name) => !secrets.includes(name as string))).toEqual([]);
+    expect(secretEnv).toEqual(['SIGNING_APP_TOKEN', 'SIGNING_APP_SECRET']);
   });
 
   it('misses no required variable', () => {

@@ -1,158 +1,28 @@
 // The Helm chart, linted and rendered by the real helm, its manifests parsed and checked.
-// Needs helm: one on PATH, or the pinned build that scripts/helm/install-helm.sh makes.
-import { execFileSync, spawnSync } from 'node:child_process';
+// helm is the pinned plain build that scripts/tools/install-go-tool.sh makes.
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseAllDocuments } from 'yaml';
 import { CONFIG } from '../../src/config/index.js';
-
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-const chartDir = `${repoRoot}helm/signing-bridge`;
-const valuesFile = (name: string) => fileURLToPath(new URL(name, import.meta.url));
-const MINIMAL = valuesFile('values-minimal.yaml');
-const DEV = valuesFile('values-dev.yaml');
-const RELEASE = 'sb';
-
-interface Container {
-  name: string;
-  args: string[];
-  ports: { name: string; containerPort: number }[];
-  env: {
-    name: string;
-    value?: string;
-    valueFrom?: { secretKeyRef: { name: string; key: string } };
-  }[];
-  livenessProbe?: { httpGet: { path: string; port: string } };
-  readinessProbe?: { httpGet?: { path: string; port: string }; tcpSocket?: { port: string } };
-  resources: { requests?: Record<string, string>; limits?: Record<string, string> };
-  securityContext: {
-    allowPrivilegeEscalation: boolean;
-    readOnlyRootFilesystem: boolean;
-    capabilities: { drop: string[] };
-  };
-}
-
-interface Manifest {
-  apiVersion: string;
-  kind: string;
-  metadata: { name: string; labels: Record<string, string>; annotations?: Record<string, string> };
-  // Only what the tests below read; each kind fills its own part.
-  spec: {
-    replicas?: number;
-    selector?: { matchLabels?: Record<string, string> } & Record<string, unknown>;
-    maxUnavailable?: number;
-    unhealthyPodEvictionPolicy?: string;
-    ports?: { name: string; port: number; targetPort: string }[];
-    endpoints?: { port: string; path: string }[];
-    template?: {
-      metadata: { labels: Record<string, string>; annotations?: Record<string, string> };
-      spec: {
-        automountServiceAccountToken: boolean;
-        terminationGracePeriodSeconds?: number;
-        securityContext: { runAsNonRoot: boolean; seccompProfile: { type: string } };
-        affinity?: {
-          podAntiAffinity: {
-            preferredDuringSchedulingIgnoredDuringExecution: {
-              podAffinityTerm: {
-                topologyKey: string;
-                labelSelector: { matchLabels: Record<string, string> };
-              };
-            }[];
-          };
-        };
-        containers: Container[];
-      };
-    };
-  };
-  data?: Record<string, string>;
-}
-
-/**
- * Helm on PATH, or the pinned one the project builds into .tools/bin (a few minutes the first
- * time, through the Go module proxy): `npm test` needs nothing installed by hand.
- */
-function findHelm(): string {
-  if (spawnSync('helm', ['version', '--short']).status === 0) return 'helm';
-  const installed = spawnSync('bash', [`${repoRoot}scripts/helm/install-helm.sh`], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  if (installed.status !== 0)
-    throw new Error('scripts/helm/install-helm.sh could not install helm');
-  return installed.stdout.trim();
-}
-
-const helm = findHelm();
-
-function runHelm(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(helm, args, { encoding: 'utf8' });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-function render(files: string[], extra: string[] = []): Manifest[] {
-  const args = [
-    'template',
-    RELEASE,
-    chartDir,
-    '--namespace',
-    'signing',
-    ...files.flatMap((f) => ['-f', f]),
-    ...extra,
-  ];
-  const { status, stdout, stderr } = runHelm(args);
-  if (status !== 0) throw new Error(`helm template failed:\n${stderr}`);
-  return parseAllDocuments(stdout)
-    .map((doc) => doc.toJSON() as Manifest | null)
-    .filter((doc): doc is Manifest => doc !== null);
-}
-
-/** The error helm gives for these values, or '' when it renders them. */
-function renderError(files: string[], extra: string[] = []): string {
-  const { status, stderr } = runHelm([
-    'template',
-    RELEASE,
-    chartDir,
-    ...files.flatMap((f) => ['-f', f]),
-    ...extra,
-  ]);
-  return status === 0 ? '' : stderr;
-}
-
-function one(manifests: Manifest[], kind: string, name: string): Manifest {
-  const found = manifests.filter((m) => m.kind === kind && m.metadata.name === name);
-  expect(found, `${kind}/${name}`).toHaveLength(1);
-  return found[0] as Manifest;
-}
-
-function podSpec(deployment: Manifest) {
-  const template = deployment.spec.template;
-  if (!template) throw new Error(`${deployment.metadata.name} has no pod template`);
-  return template.spec;
-}
-
-function container(deployment: Manifest): Container {
-  const containers = podSpec(deployment).containers;
-  expect(containers).toHaveLength(1);
-  return containers[0] as Container;
-}
-
-function envOf(c: Container): Map<string, Container['env'][number]> {
-  const names = c.env.map((e) => e.name);
-  expect(new Set(names).size, `duplicate env in ${names.join(', ')}`).toBe(names.length);
-  return new Map(c.env.map((e) => [e.name, e]));
-}
-
-/** A Service selects by plain labels; workloads, budgets and ServiceMonitors by matchLabels. */
-function selectorOf(m: Manifest): Record<string, string> {
-  const selector = m.spec.selector ?? {};
-  return (selector.matchLabels ?? selector) as Record<string, string>;
-}
-
-/** True when a selector's labels all appear, with the same values, among the pod's labels. */
-function selects(selector: Record<string, string>, labels: Record<string, string>): boolean {
-  return Object.entries(selector).every(([key, value]) => labels[key] === value);
-}
+import {
+  chartDir,
+  container,
+  DEV,
+  envOf,
+  FULL,
+  helm,
+  type Manifest,
+  MINIMAL,
+  one,
+  podSpec,
+  RELEASE,
+  render,
+  renderError,
+  repoRoot,
+  runHelm,
+  selectorOf,
+  selects,
+} from './support/chart.js';
 
 describe('helm chart', () => {
   const bridge = `${RELEASE}-signing-bridge`;
@@ -165,8 +35,8 @@ describe('helm chart', () => {
     dev = render([DEV]);
   });
 
-  it('when linted strictly with the minimal and the dev values, then helm reports no problem', () => {
-    for (const file of [MINIMAL, DEV]) {
+  it('when linted strictly with the minimal, the dev and the full values, then helm reports no problem', () => {
+    for (const file of [MINIMAL, DEV, FULL]) {
       const { status, stdout, stderr } = runHelm(['lint', '--strict', chartDir, '-f', file]);
       expect(status, `${stdout}${stderr}`).toBe(0);
     }
@@ -219,7 +89,7 @@ describe('helm chart', () => {
     };
     for (const m of [...minimal, ...dev]) {
       expect(m.metadata.labels, `${m.kind}/${m.metadata.name}`).toMatchObject({
-        'helm.sh/chart': 'signing-bridge-0.1.0',
+        'helm.sh/chart': 'signing-bridge-0.2.0',
         'app.kubernetes.io/name': 'signing-bridge',
         'app.kubernetes.io/instance': RELEASE,
         'app.kubernetes.io/version': version,
@@ -336,10 +206,13 @@ describe('helm chart', () => {
     expect(env.get('SIGNING_APP_SECRET')?.valueFrom?.secretKeyRef.name).toBe('signing-credentials');
   });
 
-  it('then the simulator listens on all interfaces behind its own Service, apart from the bridge', () => {
+  it('then the simulator runs its own image, listens on all interfaces behind its own Service, apart from the bridge', () => {
     const deployment = one(dev, 'Deployment', simulator);
     const podLabels = deployment.spec.template?.metadata.labels ?? {};
     const c = container(deployment);
+    // The Dockerfile's `simulator` target; the service's image has no simulator.
+    expect(c.image).toBe('signing-bridge-simulator:0.1.0');
+    expect(container(one(dev, 'Deployment', bridge)).image).toBe('signing-bridge:0.1.0');
     expect(c.args).toEqual(['simulator', '--host', '0.0.0.0', '--port', '8080']);
     expect(c.securityContext.readOnlyRootFilesystem).toBe(true);
     const service = one(dev, 'Service', simulator);
@@ -359,14 +232,16 @@ describe('helm chart', () => {
 });
 
 describe('helm installer', () => {
-  it('pins one helm v3 release', () => {
-    const script = readFileSync(`${repoRoot}scripts/helm/install-helm.sh`, 'utf8');
-    expect(script).toMatch(/^readonly HELM_VERSION=v3\.\d+\.\d+$/m);
-    if (helm?.startsWith(repoRoot)) {
-      const version = execFileSync(helm, ['version', '--template', '{{.Version}}'], {
-        encoding: 'utf8',
-      });
-      expect(script).toContain(`HELM_VERSION=${version}\n`);
-    }
+  it('builds the pinned helm v3 release plainly from its Go module', () => {
+    const script = readFileSync(`${repoRoot}scripts/tools/install-go-tool.sh`, 'utf8');
+    const version =
+      /^ {2}helm\) readonly MODULE=helm\.sh\/helm\/v3 VERSION=(v3\.\d+\.\d+) ;;$/m.exec(
+        script,
+      )?.[1];
+    expect(version).toBeDefined();
+    const built = execFileSync('go', ['version', '-m', helm], { encoding: 'utf8' });
+    expect(built).toMatch(new RegExp(`\\bmod\\s+helm\\.sh/helm/v3\\s+${version}\\s`));
+    // No release flags: helm's own default Kubernetes version stays, and the chart must cope.
+    expect(script).not.toContain('k8sVersion');
   });
 });

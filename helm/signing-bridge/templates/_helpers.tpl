@@ -55,6 +55,13 @@ so the port is fixed rather than an option; the chart sets HTTP_PORT to it.
 {{- printf "%s:%s" .Values.image.repository (.Values.image.tag | default .Chart.AppVersion) }}
 {{- end }}
 
+{{/* The simulator's image: the Dockerfile's `simulator` target, tagged like the service's. */}}
+{{- define "signing-bridge.simulatorImage" -}}
+{{- with .Values.simulator.image }}
+{{- printf "%s:%s" .repository (.tag | default $.Chart.AppVersion) }}
+{{- end }}
+{{- end }}
+
 {{/* The Secret holding SIGNING_APP_TOKEN and SIGNING_APP_SECRET. */}}
 {{- define "signing-bridge.secretName" -}}
 {{- .Values.credentials.existingSecret | default (include "signing-bridge.fullname" .) }}

@@ -5,6 +5,7 @@
  * under node and ~2 s under tsx, long enough to time out a client's first upload.
  */
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist';
+import { SimulatorNotInstalled } from '../../errors.js';
 import {
   contentOf,
   type DocumentContent,
@@ -15,8 +16,13 @@ import {
 /** pdf.js's parser, which its fake worker imports on the first document (no type declarations). */
 const PARSER_MODULE: string = 'pdfjs-dist/legacy/build/pdf.worker.mjs';
 
+/** Fails with SimulatorNotInstalled where pdfjs-dist, an optional dependency, is not installed. */
 export async function preloadPdfJs(): Promise<void> {
-  await Promise.all([import('pdfjs-dist/legacy/build/pdf.mjs'), import(PARSER_MODULE)]);
+  try {
+    await Promise.all([import('pdfjs-dist/legacy/build/pdf.mjs'), import(PARSER_MODULE)]);
+  } catch (error) {
+    throw SimulatorNotInstalled.fromImport(error) ?? error;
+  }
 }
 
 export async function readPdf(bytes: Uint8Array): Promise<DocumentContent> {
