@@ -180,6 +180,14 @@ export const ERROR_CODES = {
       'Find out from the dead-letter copy why the record kills the bridge (and report it); fix or drop it, then replay it from the dead-letter topic if it should run.',
     seenIn: 'the `command.rejected` event and the dead-letter copy',
   },
+  SB_ERR_SIMULATOR_NOT_INSTALLED: {
+    meaning:
+      '`signing-bridge simulator` could not load the simulator: the service image leaves it out, and `npm ci --omit=optional` leaves out its PDF reader.',
+    retryable: false,
+    action:
+      "Build and run the Dockerfile's `simulator` target, or in a clone run `npm ci` (optional dependencies included).",
+    seenIn: '`signing-bridge simulator` (the process exits 1)',
+  },
   SB_ERR_KAFKA_AUTH_FAILED: {
     meaning:
       "TLS or SASL refused the bridge's first connection: an untrusted or misnamed broker certificate, a refused client certificate, wrong credentials or mechanism.",
