@@ -27,7 +27,8 @@ export interface Job {
   firstRunAt?: number;
 }
 
-export function newJob(record: InboundRecord, type: CommandType, maxKeyBytes: number): Job {
+export function newJob(fetched: InboundRecord, type: CommandType, maxKeyBytes: number): Job {
+  const record = ownCopy(fetched);
   return {
     record,
     type,
@@ -41,4 +42,27 @@ export function newJob(record: InboundRecord, type: CommandType, maxKeyBytes: nu
 function keyText(key: Buffer | null, maxKeyBytes: number): string {
   if (key === null) return '';
   return key.length <= maxKeyBytes ? key.toString() : bytesExcerpt(key, ID_EXCERPT_MAX_CHARS);
+}
+
+/**
+ * The record with its own copies of key, value and headers: as fetched they are views into the
+ * whole fetch response, which a record kept in hand (waiting to retry, say) would keep alive.
+ * Copied, what is in hand is what MAX_PENDING_BYTES counts.
+ */
+function ownCopy(record: InboundRecord): InboundRecord {
+  const headers = Object.entries(record.headers).map(([name, value]) => [
+    name,
+    Array.isArray(value) ? value.map(copied) : copied(value),
+  ]);
+  const { key, value } = record;
+  return {
+    ...record,
+    key: copied(key),
+    value: copied(value),
+    headers: Object.fromEntries(headers),
+  };
+}
+
+function copied<T>(bytes: T): T {
+  return (Buffer.isBuffer(bytes) ? Buffer.from(bytes) : bytes) as T;
 }
