@@ -149,6 +149,7 @@ export function bridgeSettings(config: Config): BridgeSettings {
     deliveryMode: config.DELIVERY_MODE,
     ledgerCommandsPerBizId: config.LEDGER_COMMANDS_PER_BIZID,
     crashLoopLimit: config.CRASH_LOOP_LIMIT,
+    ledgerReplayWindowMs: config.LEDGER_REPLAY_WINDOW,
     source: config.EVENT_SOURCE,
   };
 }

@@ -162,6 +162,9 @@ const VALID: Record<VariableName, fc.Arbitrary<string>> = (() => {
     HANDOVER_TIMEOUT_MS: ms,
     LEDGER_COMMANDS_PER_BIZID: int(1, 10_000),
     CRASH_LOOP_LIMIT: int(1, 20),
+    LEDGER_REPLAY_WINDOW: fc
+      .tuple(fc.integer({ min: 1, max: 300 }), fc.constantFrom('s', 'm', 'h', 'd'))
+      .map(([n, u]) => `${n}${u}`),
     EVENT_SOURCE: word,
     BREAKER_FAILURE_THRESHOLD: int(1, 1_000),
     BREAKER_OPEN_MS: ms,

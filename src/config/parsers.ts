@@ -27,6 +27,25 @@ export function integer({ min, max }: { min: number; max?: number }): TextSchema
 /** A duration in milliseconds. */
 export const milliseconds = (min = 0) => integer({ min });
 
+const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/**
+ * A duration with its unit, read into milliseconds: `500ms`, `30s`, `15m`, `12h`, `7d`.
+ * A bare number is refused: which unit was meant would be a guess.
+ */
+export function duration({ min, max }: { min: number; max: number }): TextSchema<number> {
+  const rule = `must be a duration like 30s, 15m, 12h or 7d, from ${min} ms to ${max / 86_400_000} days`;
+  return z
+    .string()
+    .trim()
+    .regex(/^\d+(ms|s|m|h|d)$/, rule)
+    .transform((text) => {
+      const [, amount = '0', unit = 'ms'] = /^(\d+)(ms|s|m|h|d)$/.exec(text) ?? [];
+      return Number(amount) * UNIT_MS[unit as keyof typeof UNIT_MS];
+    })
+    .pipe(z.number().min(min, rule).max(max, rule));
+}
+
 export function decimal({ min }: { min: number }): TextSchema<number> {
   const rule = `must be a number ≥ ${min}`;
   return z

@@ -63,6 +63,8 @@ function fakeKafka(
     commit: async () => {},
     liveInstances: async () => new Set<string>(),
     committed: async () => new Map<string, string>(),
+    offsetForTime: async () => '0',
+    seek: () => {},
     stop: vi.fn(async () => {}),
   };
   let hanging: Array<(error: Error) => void> | undefined;

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { TopicsNotCoPartitioned } from '../errors.js';
 import type { GroupConsumer, RecordProducer, TopicSpec } from '../kafka/index.js';
+import { sweepIntervalMs } from '../partitions/index.js';
 import { settlesWithin } from './deadline.js';
 import { createEngine, type Engine, type WriteLimits } from './engine.js';
 import { type BridgeOptions, checkSettings } from './settings.js';
@@ -17,6 +18,7 @@ export class Bridge {
   #io: { consumer: GroupConsumer; producer: RecordProducer } | undefined;
   #engine: Engine | undefined;
   #commitTimer: NodeJS.Timeout | undefined;
+  #sweepTimer: NodeJS.Timeout | undefined;
   #ready = false;
   // The start in progress or done, settled either way: stop() waits for it to give up.
   #starting: Promise<void> | undefined;
@@ -101,6 +103,10 @@ export class Bridge {
       void engine.committer.commit();
       observer?.load?.(engine.scheduler.running, engine.scheduler.pending);
     }, settings.commitIntervalMs);
+    this.#sweepTimer = setInterval(
+      () => engine.partitions.upkeep(),
+      sweepIntervalMs(settings.ledgerReplayWindowMs),
+    );
     this.#ready = true;
     log.info(
       { instance: this.#instance, partitions: engine.partitions.assigned },
@@ -168,6 +174,7 @@ export class Bridge {
     await this.#starting;
     this.#ready = false;
     clearInterval(this.#commitTimer);
+    clearInterval(this.#sweepTimer);
     const { settings, log } = this.#options;
     const started = Date.now();
     const engine = this.#engine;

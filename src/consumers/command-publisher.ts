@@ -6,7 +6,7 @@
  */
 import type { Logger } from 'pino';
 import type { CommandCrashLoop, CommandInvalid, CommandLimitExceeded } from '../errors.js';
-import type { PendingEvent, StepRecord } from '../handlers/types.js';
+import type { PendingEvent } from '../handlers/types.js';
 import type { InboundRecord, OutboundRecord } from '../kafka/index.js';
 import {
   isDone,
@@ -25,7 +25,7 @@ import {
   type Outbox,
   rejectedEvent,
 } from '../producers/index.js';
-import type { Command, TopicNames } from '../schemas/messages/index.js';
+import type { Command, StepRecord, TopicNames } from '../schemas/messages/index.js';
 import type { Job } from './job.js';
 
 export interface PublisherOptions {
@@ -135,8 +135,7 @@ export class CommandPublisher {
     lease.assertWritable();
     const { ledger, outbox } = this.#options;
     const { partition } = job.record;
-    ledger.set(partition, job.key, next);
-    return outbox.write([ledger.recordOf(partition, job.key, next), ...others]);
+    return outbox.write([ledger.write(partition, job.key, next), ...others]);
   }
 
   #encode(event: PendingEvent, command: Command): OutboundRecord {

@@ -75,9 +75,20 @@ export function createEngine(
   });
   const ledger = new Ledger(topics.ledger);
   const tracker = new OffsetTracker();
-  const committer = new OffsetCommitter(tracker, io.consumer, commandTopics, log);
-  const breaker = new CircuitBreaker(settings.breaker);
   const leases = new Leases();
+  const committer = new OffsetCommitter({
+    tracker,
+    consumer: io.consumer,
+    commandTopics,
+    // What the group committed is finished for good: a recovery after a crash is done past it.
+    onCommitted: (offsets) => {
+      for (const { topic, partition, offset } of offsets) {
+        leases.current(partition)?.guard?.committed(topic, BigInt(offset));
+      }
+    },
+    log,
+  });
+  const breaker = new CircuitBreaker(settings.breaker);
   const publisher = new CommandPublisher({
     ledger,
     outbox,
@@ -131,6 +142,7 @@ export function createEngine(
       handoverTimeoutMs: settings.handoverTimeoutMs,
       abortGraceMs: ABORT_GRACE_MS,
       crashLoopLimit: settings.crashLoopLimit,
+      ledgerWindowMs: settings.ledgerReplayWindowMs,
     },
     log,
   });

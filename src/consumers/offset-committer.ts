@@ -7,23 +7,21 @@ import type { OffsetTracker, TopicPartitionOffset } from './offset-tracker.js';
  * commit (a rebalance in progress, say) is only logged: the next one covers it, and a command
  * run again after a lost commit is skipped by the ledger.
  */
+export interface OffsetCommitterOptions {
+  readonly tracker: OffsetTracker;
+  readonly consumer: Pick<GroupConsumer, 'commit'>;
+  readonly commandTopics: readonly string[];
+  /** Told what was committed, once it was. */
+  readonly onCommitted?: (offsets: readonly TopicPartitionOffset[]) => void;
+  readonly log: Logger;
+}
+
 export class OffsetCommitter {
-  readonly #tracker: OffsetTracker;
-  readonly #consumer: Pick<GroupConsumer, 'commit'>;
-  readonly #commandTopics: readonly string[];
-  readonly #log: Logger;
+  readonly #options: OffsetCommitterOptions;
   #last: Promise<void> = Promise.resolve();
 
-  constructor(
-    tracker: OffsetTracker,
-    consumer: Pick<GroupConsumer, 'commit'>,
-    commandTopics: readonly string[],
-    log: Logger,
-  ) {
-    this.#tracker = tracker;
-    this.#consumer = consumer;
-    this.#commandTopics = commandTopics;
-    this.#log = log;
+  constructor(options: OffsetCommitterOptions) {
+    this.#options = options;
   }
 
   /** Commits every partition, or just one. */
@@ -35,19 +33,23 @@ export class OffsetCommitter {
   /** Commits the partition and forgets its offsets: it is being handed over. */
   async commitAndForget(partition: number): Promise<void> {
     await this.commit(partition);
-    for (const topic of this.#commandTopics) this.#tracker.forget(topic, partition);
+    for (const topic of this.#options.commandTopics) this.#options.tracker.forget(topic, partition);
   }
 
   async #commitNow(partition: number | undefined): Promise<void> {
-    const offsets = this.#tracker
+    const offsets = this.#options.tracker
       .committableOffsets()
       .filter((o: TopicPartitionOffset) => partition === undefined || o.partition === partition);
     if (offsets.length === 0) return;
     try {
-      await this.#consumer.commit(offsets);
-      this.#tracker.markCommitted(offsets);
+      await this.#options.consumer.commit(offsets);
+      this.#options.tracker.markCommitted(offsets);
+      this.#options.onCommitted?.(offsets);
     } catch (error) {
-      this.#log.warn({ err: error, partitions: offsets.length }, 'committing offsets failed');
+      this.#options.log.warn(
+        { err: error, partitions: offsets.length },
+        'committing offsets failed',
+      );
     }
   }
 }

@@ -32,8 +32,13 @@ export interface BridgeSettings {
   /** Ended commandIds remembered per bizId, for replay detection. */
   ledgerCommandsPerBizId: number;
   /**
-   * Process deaths a command record may cause while it runs alone after a crash before it is
-   * dead-lettered instead (src/partitions/crash-guard.ts).
+   * How long a bizId's ledger entry outlives its last write when nothing of it is open: a
+   * replay within it is skipped, an older one runs again.
+   */
+  ledgerReplayWindowMs: number;
+  /**
+   * Process deaths a command record may cause while it runs alone, in a crash loop, before it
+   * is dead-lettered instead (src/partitions/crash-guard.ts).
    */
   crashLoopLimit: number;
   /** CloudEvents ce_source. */
@@ -102,7 +107,8 @@ export function defaultBridgeSettings(overrides: Partial<BridgeSettings> = {}): 
     handoverTimeoutMs: 10_000,
     deliveryMode: 'at-least-once',
     ledgerCommandsPerBizId: 100,
-    crashLoopLimit: 2,
+    ledgerReplayWindowMs: 7 * 86_400_000,
+    crashLoopLimit: 1,
     source: 'signing-bridge',
     ...overrides,
   };

@@ -6,6 +6,7 @@
 import type { Logger } from 'pino';
 import type { SigningBridgeError } from '../errors.js';
 import type { CommandType, EventData, EventType } from '../schemas/messages/events.js';
+import type { CommandProgress, StepRecord } from '../schemas/messages/index.js';
 import type { Command } from '../schemas/messages/topics.js';
 
 /** One event to publish: its type, the step it belongs to (for its id), and its data. */
@@ -16,20 +17,11 @@ export interface PendingEvent<T extends EventType = EventType> {
 }
 
 /**
- * What the ledger remembers of one step of a command. `started` without `done` means an earlier
- * attempt may have reached the platform and its outcome is unknown: the handler reconciles.
+ * A step's state in the ledger (`started` without `done` means an earlier attempt may have
+ * reached the platform and its outcome is unknown: the handler reconciles), and a command's
+ * progress: their shapes are the ledger records' (src/schemas/messages/ledger.ts).
  */
-export interface StepRecord {
-  readonly state: 'started' | 'done';
-  /** What the step produced (contractId, documentId, ...), once done. */
-  readonly result?: Readonly<Record<string, unknown>>;
-}
-
-export interface CommandProgress {
-  /** The contract's id once known, from this command or an earlier one of the same bizId. */
-  readonly contractId?: string | undefined;
-  readonly steps: Readonly<Record<string, StepRecord>>;
-}
+export type { CommandProgress, StepRecord } from '../schemas/messages/index.js';
 
 export interface CommandContext<T extends CommandType = CommandType> {
   readonly type: T;

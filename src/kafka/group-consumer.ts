@@ -132,11 +132,7 @@ export class KafkajsGroupConsumer implements GroupConsumer {
   }
 
   async committed(topics: readonly string[], partition: number): Promise<Map<string, string>> {
-    this.#admin ??= this.#connectAdmin().catch((error: unknown) => {
-      this.#admin = undefined;
-      throw error;
-    });
-    const admin = await this.#admin;
+    const admin = await this.#adminClient();
     const offsets = await admin.fetchOffsets({ groupId: this.#groupId, topics: [...topics] });
     const committed = new Map<string, string>();
     for (const { topic, partitions } of offsets) {
@@ -144,6 +140,18 @@ export class KafkajsGroupConsumer implements GroupConsumer {
       if (offset !== undefined && offset !== '-1') committed.set(topic, offset);
     }
     return committed;
+  }
+
+  async offsetForTime(topic: string, partition: number, timestampMs: number): Promise<string> {
+    const admin = await this.#adminClient();
+    const offsets = await admin.fetchTopicOffsetsByTimestamp(topic, timestampMs);
+    const found = offsets.find((o) => o.partition === partition)?.offset;
+    if (found === undefined) throw new Error(`no partition ${partition} in ${topic}`);
+    return found;
+  }
+
+  seek(topic: string, partition: number, offset: string): void {
+    if (this.#running) this.#consumer.seek({ topic, partition, offset });
   }
 
   async stop(): Promise<void> {
@@ -158,10 +166,17 @@ export class KafkajsGroupConsumer implements GroupConsumer {
     await admin?.then((a) => a.disconnect()).catch(() => {});
   }
 
-  async #connectAdmin(): Promise<Admin> {
-    const admin = this.#kafka.admin();
-    await admin.connect();
-    return admin;
+  /** One admin client, connected on first use (offsets of the group and by time). */
+  #adminClient(): Promise<Admin> {
+    this.#admin ??= (async () => {
+      const admin = this.#kafka.admin();
+      await admin.connect();
+      return admin;
+    })().catch((error: unknown) => {
+      this.#admin = undefined;
+      throw error;
+    });
+    return this.#admin;
   }
 }
 

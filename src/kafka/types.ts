@@ -78,6 +78,10 @@ export interface GroupConsumer {
   liveInstances(): Promise<ReadonlySet<string>>;
   /** The group's committed offset of one partition number in each topic; absent: none. */
   committed(topics: readonly string[], partition: number): Promise<Map<string, string>>;
+  /** The first offset of the partition written at or after the time; its end when none was. */
+  offsetForTime(topic: string, partition: number, timestampMs: number): Promise<string>;
+  /** Fetches the (assigned) partition from this offset on. */
+  seek(topic: string, partition: number, offset: string): void;
   /**
    * Leaves the group and disconnects. Called while run() is still joining, it stops run() from
    * going further and, once run() has returned, leaves.

@@ -4,23 +4,9 @@
  * rerun resumes). Entries are immutable values; each change makes a new one, which is written
  * whole, so the last record of a bizId is its state.
  */
-import type { CommandProgress, StepRecord } from '../handlers/types.js';
+import type { CommandProgress, LedgerEntry, StepRecord } from '../schemas/messages/index.js';
 
-export interface OpenCommand {
-  readonly commandId: string;
-  readonly steps: Readonly<Record<string, StepRecord>>;
-}
-
-export interface LedgerEntry {
-  readonly contractId?: string | undefined;
-  /** CommandIds whose terminal event was published, oldest first. */
-  readonly done: readonly string[];
-  /**
-   * Commands that recorded steps and have not ended, least recently recorded first (an array,
-   * not an object: object keys that look like integers would not keep their order).
-   */
-  readonly open: readonly OpenCommand[];
-}
+export type { LedgerEntry, OpenCommand } from '../schemas/messages/index.js';
 
 export const EMPTY_ENTRY: LedgerEntry = { done: [], open: [] };
 

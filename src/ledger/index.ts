@@ -1,4 +1,4 @@
 export * from './entry.js';
-export { Ledger } from './ledger.js';
+export { Ledger, type StoredEntry, storedEntry, type Upkeep, writtenAt } from './ledger.js';
 export { type LedgerFact, LedgerReader } from './ledger-reader.js';
 export * from './ledger-record.js';

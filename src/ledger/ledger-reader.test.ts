@@ -15,6 +15,9 @@ const marker = (kind: OwnershipMarker['kind'], instance: string, nonce = 'n') =>
 const entry = (bizId: string, commandId: string) =>
   entryRecord('ledger', 0, bizId, withCommandEnded(EMPTY_ENTRY, commandId, 10));
 
+const doneOf = (stored: string | undefined) =>
+  stored === undefined ? undefined : JSON.parse(stored.slice(stored.indexOf('|') + 1)).done;
+
 let offset = 0;
 function inbound(record: OutboundRecord): InboundRecord {
   const bytes = (value: string | Buffer | null) =>
@@ -46,7 +49,7 @@ describe('LedgerReader', () => {
       marker('acquired', 'me', 'now'),
     ]);
     expect(facts).toEqual([{ kind: 'own-marker-read', holders: ['old'] }]);
-    expect(reader.entries.get('b1')?.done).toEqual(['c2']);
+    expect(doneOf(reader.entries.get('b1'))).toEqual(['c2']);
     expect([...reader.entries.keys()]).toEqual(['b1', 'b2']);
   });
 
@@ -83,13 +86,22 @@ describe('LedgerReader', () => {
       entry('b1', 'c9'),
       marker('released', 'old'),
     ]);
-    expect(reader.entries.get('b1')?.done).toEqual(['c9']);
+    expect(doneOf(reader.entries.get('b1'))).toEqual(['c9']);
     expect(reader.otherInstances()).toEqual(['old']);
+  });
+
+  it('when an entry was deleted (it expired), then the bizId has no entry', () => {
+    const { reader } = read([
+      entry('b1', 'c1'),
+      { topic: 'ledger', partition: 0, key: 'b1', value: null },
+      marker('acquired', 'me', 'now'),
+    ]);
+    expect(reader.entries.has('b1')).toBe(false);
   });
 
   it('skips records it cannot read and counts them', () => {
     const { reader } = read([
-      { topic: 'ledger', key: 'b1', value: 'garbage' },
+      { topic: 'ledger', key: ' ownership x', value: 'garbage' },
       marker('acquired', 'me', 'now'),
     ]);
     expect(reader.unreadable).toBe(1);

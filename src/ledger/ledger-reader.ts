@@ -7,10 +7,11 @@
  * for, for how long) is the partition's life, decided in src/partitions.
  */
 import type { InboundRecord } from '../kafka/index.js';
-import type { LedgerEntry } from './entry.js';
+import { type StoredEntry, storedEntry } from './ledger.js';
 import {
   type CarefulRun,
-  decodeLedgerRecord,
+  decodeControlRecord,
+  isControlKey,
   OWNERSHIP_KEY_PREFIX,
   type OwnershipMarker,
 } from './ledger-record.js';
@@ -20,7 +21,8 @@ export type LedgerFact =
   | { readonly kind: 'holder-released'; readonly instance: string };
 
 export class LedgerReader {
-  readonly entries = new Map<string, LedgerEntry>();
+  /** Each bizId's last entry, as the ledger keeps it: read when used, not now. */
+  readonly entries = new Map<string, StoredEntry>();
   // Each other instance's last marker, in the order read.
   readonly #markers = new Map<string, OwnershipMarker>();
   #careful: CarefulRun | undefined;
@@ -55,6 +57,11 @@ export class LedgerReader {
     return highest;
   }
 
+  /** Whether one of the instances was recovering what a crashed holder had in hand. */
+  recovering(instances: readonly string[]): boolean {
+    return instances.some((i) => Object.keys(this.#markers.get(i)?.recovering ?? {}).length > 0);
+  }
+
   /** The partition's last careful-run record, if any. */
   get careful(): CarefulRun | undefined {
     return this.#careful;
@@ -62,11 +69,19 @@ export class LedgerReader {
 
   /** Takes one record in; returns what it tells about the handover, if anything. */
   apply(record: InboundRecord): LedgerFact | undefined {
-    const decoded = decodeLedgerRecord(record.key, record.value);
+    if (record.key === null) {
+      this.#unreadable++;
+      return undefined;
+    }
+    const key = record.key.toString();
+    if (!isControlKey(key)) {
+      if (record.value === null) this.entries.delete(key);
+      else this.entries.set(key, storedEntry(Number(record.timestamp), record.value.toString()));
+      return undefined;
+    }
+    const decoded = decodeControlRecord(key, record.value);
     if (decoded === undefined) {
       this.#unreadable++;
-    } else if (decoded.kind === 'entry') {
-      this.entries.set(decoded.bizId, decoded.entry);
     } else if (decoded.kind === 'tombstone') {
       this.#markers.delete(decoded.key.slice(OWNERSHIP_KEY_PREFIX.length));
     } else if (decoded.kind === 'careful') {

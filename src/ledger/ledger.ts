@@ -1,38 +1,149 @@
+/**
+ * The ledger entries of the partitions this instance owns, in memory and compact: per bizId one
+ * string, the time of its last write and the JSON written (docs/design.md, "The ledger over a
+ * deployment's lifetime"). An entry is read back when a command of its bizId uses it; the most
+ * recently used are kept parsed. Restoring a partition so costs a string per record, not a parse.
+ *
+ * Entries live as long as the replay window: expire() deletes (from memory, and from the topic
+ * with a tombstone) those with nothing open whose last write is older than the window, and
+ * writes again those with a command open, so that everything still needed is newer than the
+ * partition's restore checkpoint.
+ */
 import type { OutboundRecord } from '../kafka/index.js';
 import { EMPTY_ENTRY, type LedgerEntry } from './entry.js';
-import { entryRecord } from './ledger-record.js';
+import { decodeEntry, entryRecord, entryTombstone } from './ledger-record.js';
 
-/**
- * The ledger entries of the partitions this instance owns, in memory: the last entry of each
- * bizId handed to Kafka.
- */
+// Times are kept as seconds since this epoch: small integers, which V8 stores without boxing.
+const EPOCH_MS = Date.UTC(2024, 0, 1);
+const SEPARATOR = '|';
+const DEFAULT_PARSED = 10_000;
+
+/** One entry as kept: `<seconds since EPOCH>|<JSON written>`. */
+export type StoredEntry = string;
+
+export function storedEntry(writtenAtMs: number, json: string): StoredEntry {
+  return `${Math.floor((writtenAtMs - EPOCH_MS) / 1_000)}${SEPARATOR}${json}`;
+}
+
+export function writtenAt(stored: StoredEntry): number {
+  return Number.parseInt(stored, 10) * 1_000 + EPOCH_MS;
+}
+
+function jsonOf(stored: StoredEntry): string {
+  return stored.slice(stored.indexOf(SEPARATOR) + 1);
+}
+
+export interface Upkeep {
+  /** Tombstones of the entries that expired (already gone from memory). */
+  readonly expired: readonly OutboundRecord[];
+  /** The entries with commands open, written again. */
+  readonly refreshed: readonly OutboundRecord[];
+}
+
 export class Ledger {
   readonly topic: string;
-  readonly #partitions = new Map<number, Map<string, LedgerEntry>>();
+  readonly #partitions = new Map<number, Map<string, StoredEntry>>();
+  // Parsed entries by `<partition>\n<bizId>`, least recently used first.
+  readonly #parsed = new Map<string, LedgerEntry>();
+  readonly #parsedMax: number;
+  #unreadable = 0;
 
-  constructor(topic: string) {
+  constructor(topic: string, { parsedMax = DEFAULT_PARSED }: { parsedMax?: number } = {}) {
     this.topic = topic;
+    this.#parsedMax = parsedMax;
+  }
+
+  /** Entries of owned partitions that could not be read when used (counted once each). */
+  get unreadable(): number {
+    return this.#unreadable;
+  }
+
+  /** Entries held, of one partition or of all. */
+  size(partition?: number): number {
+    if (partition !== undefined) return this.#partitions.get(partition)?.size ?? 0;
+    let total = 0;
+    for (const entries of this.#partitions.values()) total += entries.size;
+    return total;
   }
 
   /** Takes over a restored partition's entries. */
-  adopt(partition: number, entries: Map<string, LedgerEntry>): void {
+  adopt(partition: number, entries: Map<string, StoredEntry>): void {
+    this.#forgetParsed(partition);
     this.#partitions.set(partition, entries);
   }
 
   drop(partition: number): void {
     this.#partitions.delete(partition);
+    this.#forgetParsed(partition);
   }
 
   get(partition: number, bizId: string): LedgerEntry {
-    return this.#partitions.get(partition)?.get(bizId) ?? EMPTY_ENTRY;
+    const key = `${partition}\n${bizId}`;
+    const parsed = this.#parsed.get(key);
+    if (parsed) {
+      this.#remember(key, parsed);
+      return parsed;
+    }
+    const entries = this.#partitions.get(partition);
+    const stored = entries?.get(bizId);
+    if (stored === undefined) return EMPTY_ENTRY;
+    const entry = decodeEntry(jsonOf(stored));
+    if (entry === undefined) {
+      this.#unreadable++;
+      entries?.delete(bizId);
+      return EMPTY_ENTRY;
+    }
+    this.#remember(key, entry);
+    return entry;
   }
 
-  /** Call as `recordOf(partition, bizId, entry)` is written; ignored for a dropped partition. */
-  set(partition: number, bizId: string, entry: LedgerEntry): void {
-    this.#partitions.get(partition)?.set(bizId, entry);
+  /**
+   * The entry becomes the bizId's; returns its record to write. Ignored in memory for a
+   * partition not held (the write is refused then anyway).
+   */
+  write(partition: number, bizId: string, entry: LedgerEntry, nowMs = Date.now()): OutboundRecord {
+    const record = entryRecord(this.topic, partition, bizId, entry);
+    const entries = this.#partitions.get(partition);
+    if (entries) {
+      entries.set(bizId, storedEntry(nowMs, record.value as string));
+      this.#remember(`${partition}\n${bizId}`, entry);
+    }
+    return record;
   }
 
-  recordOf(partition: number, bizId: string, entry: LedgerEntry): OutboundRecord {
-    return entryRecord(this.topic, partition, bizId, entry);
+  /**
+   * The partition's entries last written before `beforeMs`: those with nothing open leave
+   * memory (their tombstones returned), those with a command open are written again (their
+   * records returned), so that nothing still needed stays older than the window.
+   */
+  expire(partition: number, beforeMs: number, nowMs = Date.now()): Upkeep {
+    const entries = this.#partitions.get(partition);
+    const expired: OutboundRecord[] = [];
+    const refreshed: OutboundRecord[] = [];
+    for (const [bizId, stored] of entries ?? []) {
+      if (writtenAt(stored) >= beforeMs) continue;
+      const entry = decodeEntry(jsonOf(stored));
+      if (entry && entry.open.length > 0) {
+        refreshed.push(this.write(partition, bizId, entry, nowMs));
+      } else {
+        entries?.delete(bizId);
+        this.#parsed.delete(`${partition}\n${bizId}`);
+        expired.push(entryTombstone(this.topic, partition, bizId));
+      }
+    }
+    return { expired, refreshed };
+  }
+
+  #remember(key: string, entry: LedgerEntry): void {
+    this.#parsed.delete(key);
+    this.#parsed.set(key, entry);
+    if (this.#parsed.size <= this.#parsedMax) return;
+    const [oldest] = this.#parsed.keys();
+    if (oldest !== undefined) this.#parsed.delete(oldest);
+  }
+
+  #forgetParsed(partition: number): void {
+    const prefix = `${partition}\n`;
+    for (const key of this.#parsed.keys()) if (key.startsWith(prefix)) this.#parsed.delete(key);
   }
 }

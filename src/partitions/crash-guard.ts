@@ -5,14 +5,18 @@
  *
  * While it holds a partition, the instance says in its ownership marker up to which offset of
  * each command topic it may have records in hand; records run only once that is written. When
- * the next owner finds the previous holder crashed, it is careful with those records: it runs
- * them one at a time, in order, each after writing the partition's careful-run record (which
- * record, and how many process deaths it has seen while running alone). A careful-run record
- * left by a crashed holder names the record that was running alone when the process died: it is
- * run again with one death more, and once it has seen `maxDeaths` it is dead-lettered instead.
- * A poison record so costs 1 + maxDeaths restarts; the others in hand are only slowed down.
+ * the next owner finds the previous holder crashed, it runs those records again as usual, and
+ * says in its own marker that it is recovering them until they are finished. A holder that dies
+ * while recovering died in a crash loop: its successor is careful with what it had in hand. It
+ * runs those records one at a time, in order, each after writing the partition's careful-run
+ * record (which record, and how many process deaths it has seen while running alone). A
+ * careful-run record left by a crashed holder names the record that was running alone when the
+ * process died: it is run again with one death more, and once it has seen `maxDeaths` it is
+ * dead-lettered instead. An ordinary crash so costs no more than running its records again; a
+ * poison record costs 2 + maxDeaths restarts.
  */
 import { OutboxClosed } from '../errors.js';
+import type { OutboundRecord } from '../kafka/index.js';
 import {
   type CarefulRun,
   carefulRecord,
@@ -47,6 +51,8 @@ export class CrashGuard {
   readonly #options: CrashGuardOptions;
   readonly #inHand = new Map<string, bigint>();
   #lastMark: Promise<boolean> = Promise.resolve(true);
+  // What crashed holders had in hand, being run again, per topic, until committed past.
+  readonly #recovering = new Map<string, bigint>();
   #careful: { until: Map<string, bigint>; suspect?: CarefulRun | undefined } | undefined;
   #carefulPending = 0;
 
@@ -64,18 +70,42 @@ export class CrashGuard {
     if (last <= (this.#inHand.get(topic) ?? -1n)) return this.#lastMark;
     const end = highWatermark === undefined ? last : BigInt(highWatermark) - 1n;
     this.#inHand.set(topic, end > last ? end : last);
-    const inHand = Object.fromEntries([...this.#inHand].map(([t, o]) => [t, o.toString()]));
-    const { ledgerTopic, partition, marker } = this.#options;
-    this.#lastMark = this.#written(markerRecord(ledgerTopic, partition, { ...marker, inHand }));
+    this.#lastMark = this.#written(this.markerRecord());
     return this.#lastMark;
   }
 
+  /** The acquisition's marker as it stands, with what may be in hand: a sweep writes it again. */
+  markerRecord(): OutboundRecord {
+    const { ledgerTopic, partition, marker } = this.#options;
+    const recovering = this.#recovering.size > 0 ? offsets(this.#recovering) : undefined;
+    return markerRecord(ledgerTopic, partition, {
+      ...marker,
+      inHand: offsets(this.#inHand),
+      ...(recovering && { recovering }),
+    });
+  }
+
   /**
-   * Careful from now on with the records a crashed holder may have had in hand: up to `until`
-   * per topic. `suspect`: the careful-run record it left, if any.
+   * Takes over from crashed holders: `inHand`, what they may have had in hand, per topic; and
+   * whether one of them was itself recovering (then this is a crash loop and its successor is
+   * careful: `suspect` is the careful-run record one of them left, if any). Resolves once the
+   * marker says what is being recovered.
    */
-  beCareful(until: Map<string, bigint>, suspect: CarefulRun | undefined): void {
-    if (until.size > 0) this.#careful = { until: new Map(until), suspect };
+  takeOver(
+    inHand: ReadonlyMap<string, bigint>,
+    crashLoop: boolean,
+    suspect: CarefulRun | undefined,
+  ): Promise<boolean> {
+    if (inHand.size === 0) return Promise.resolve(true);
+    for (const [topic, offset] of inHand) this.#recovering.set(topic, offset);
+    if (crashLoop) this.#careful = { until: new Map(inHand), suspect };
+    this.#lastMark = this.#written(this.markerRecord());
+    return this.#lastMark;
+  }
+
+  /** Whether records are being recovered from crashed holders. */
+  get recovering(): boolean {
+    return this.#recovering.size > 0;
   }
 
   /** The scheduling key of a record taken now: the careful key while careful, else undefined. */
@@ -102,13 +132,17 @@ export class CrashGuard {
   }
 
   /**
-   * The group's committed offset of a topic (the next to read): a range it has passed was
-   * finished for good before the crash.
+   * The group's committed offset of a topic (the next to read): what it has passed is finished
+   * for good. Past every recovered range, the marker says recovery is over.
    */
   committed(topic: string, offset: bigint): void {
     const careful = this.#careful;
     if (careful && offset > (careful.until.get(topic) ?? -1n)) careful.until.delete(topic);
     this.#maybeDone();
+    const recovered = this.#recovering.get(topic);
+    if (recovered === undefined || offset <= recovered) return;
+    this.#recovering.delete(topic);
+    if (this.#recovering.size === 0) this.#lastMark = this.#written(this.markerRecord());
   }
 
   /** A record scheduled by the careful key ended: past the range with none left, care ends. */
@@ -126,7 +160,7 @@ export class CrashGuard {
     return this.#careful !== undefined;
   }
 
-  #written(record: ReturnType<typeof markerRecord>): Promise<boolean> {
+  #written(record: OutboundRecord): Promise<boolean> {
     return this.#options.outbox.write([record]).then(
       () => true,
       (error: unknown) => {
@@ -135,4 +169,8 @@ export class CrashGuard {
       },
     );
   }
+}
+
+function offsets(byTopic: ReadonlyMap<string, bigint>): Record<string, string> {
+  return Object.fromEntries([...byTopic].map(([topic, offset]) => [topic, offset.toString()]));
 }

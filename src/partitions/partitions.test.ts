@@ -19,7 +19,10 @@ function driver(options: { refuse?: boolean; live?: string[] } = {}) {
   };
   const consumer = {
     liveInstances: vi.fn(async () => new Set(['me', ...(options.live ?? [])])),
-    committed: vi.fn(async () => new Map<string, string>()),
+    committed: vi.fn(async () => new Map([['ledger', '0']])),
+    offsetForTime: vi.fn(async () => '0'),
+    seek: vi.fn(),
+    commit: vi.fn(async () => {}),
     pause: vi.fn(mark(false)),
     resume: vi.fn(mark(true)),
   };
@@ -50,7 +53,12 @@ function driver(options: { refuse?: boolean; live?: string[] } = {}) {
     clearQueued,
     commitAndForget,
     onLedgerUnwritable,
-    settings: { handoverTimeoutMs: 60_000, abortGraceMs: 10, crashLoopLimit: 2 },
+    settings: {
+      handoverTimeoutMs: 60_000,
+      abortGraceMs: 10,
+      crashLoopLimit: 2,
+      ledgerWindowMs: 60_000,
+    },
     log: pino({ level: 'silent' }),
   });
   /** Reads back into the partition every marker this instance wrote there, as Kafka would. */

@@ -19,6 +19,7 @@ import type { Outbox } from '../producers/index.js';
 import { CrashGuard } from './crash-guard.js';
 import { fetchPlan, type Holds } from './fetch-plan.js';
 import type { Leases } from './lease.js';
+import { LedgerUpkeep } from './ledger-upkeep.js';
 import {
   type Decision,
   NEW_PARTITION,
@@ -31,7 +32,10 @@ import {
 } from './partition-machine.js';
 
 export interface PartitionsOptions {
-  readonly consumer: Pick<GroupConsumer, 'liveInstances' | 'committed' | 'pause' | 'resume'>;
+  readonly consumer: Pick<
+    GroupConsumer,
+    'liveInstances' | 'committed' | 'offsetForTime' | 'seek' | 'commit' | 'pause' | 'resume'
+  >;
   readonly instance: string;
   readonly topics: { readonly commands: readonly string[]; readonly ledger: string };
   readonly ledger: Ledger;
@@ -47,7 +51,11 @@ export interface PartitionsOptions {
    * blocked (nothing of it runs) until it is revoked.
    */
   readonly onLedgerUnwritable: (error: LedgerUnwritable) => void;
-  readonly settings: Settings & { readonly crashLoopLimit: number };
+  readonly settings: Settings & {
+    readonly crashLoopLimit: number;
+    /** LEDGER_REPLAY_WINDOW (ledger-upkeep.ts). */
+    readonly ledgerWindowMs: number;
+  };
   readonly log: Logger;
 }
 
@@ -69,8 +77,18 @@ export class Partitions {
   #firstRestore: { unsettled: Set<number>; done: Promise<void>; resolve: () => void } | undefined;
   #whenGone: Array<() => void> = [];
 
+  readonly #upkeep: LedgerUpkeep;
+
   constructor(options: PartitionsOptions) {
     this.#options = options;
+    const { consumer, ledger, outbox, settings, log } = options;
+    this.#upkeep = new LedgerUpkeep({
+      consumer,
+      ledger,
+      outbox,
+      windowMs: settings.ledgerWindowMs,
+      log,
+    });
   }
 
   get assigned(): readonly number[] {
@@ -136,6 +154,15 @@ export class Partitions {
   holdTopics(topics: ReadonlySet<string>): void {
     this.#holds = { ...this.#holds, topics };
     this.#fetch();
+  }
+
+  /** Sweeps the ledger of every active partition (ledger-upkeep.ts); call every sweep interval. */
+  upkeep(): void {
+    for (const [partition, state] of this.#states) {
+      const lease = this.#options.leases.current(partition);
+      if (state.phase !== 'active' || !lease) continue;
+      void this.#upkeep.sweep(partition, lease, lease.guard?.markerRecord());
+    }
   }
 
   /** Releases every partition, giving running commands `drainMs` to finish; takes nothing new. */
@@ -209,23 +236,22 @@ export class Partitions {
     }
   }
 
+  /** Learns the group's members, and where each partition's ledger restore starts. */
   #learnMembers(partitions: readonly number[]): void {
     if (partitions.length === 0) return;
     const { consumer, log } = this.#options;
-    void consumer
-      .liveInstances()
-      .then(
-        (live) => live,
-        (error: unknown) => {
-          log.warn({ err: error }, 'group members unknown; waiting for every holder');
-          return undefined;
-        },
-      )
-      .then((live) => {
-        for (const partition of partitions) {
-          this.#dispatch(partition, { type: 'members-known', live, nonce: randomUUID() });
-        }
+    const live = consumer.liveInstances().catch((error: unknown) => {
+      log.warn({ err: error }, 'group members unknown; waiting for every holder');
+      return undefined;
+    });
+    for (const partition of partitions) {
+      const positioned = this.#upkeep.position(partition).catch((error: unknown) => {
+        log.warn({ err: error, partition }, 'ledger checkpoint unknown; reading from the start');
       });
+      void Promise.all([live, positioned]).then(([members]) => {
+        this.#dispatch(partition, { type: 'members-known', live: members, nonce: randomUUID() });
+      });
+    }
   }
 
   #writeAcquired(partition: number, nonce: string): void {
@@ -260,7 +286,7 @@ export class Partitions {
     if (!reader) return;
     const { ledger, outbox, log } = this.#options;
     ledger.adopt(partition, reader.entries);
-    if (crashed.length > 0) this.#beCareful(partition, reader, crashed);
+    if (crashed.length > 0) this.#recover(partition, reader, crashed);
     const others = reader.otherInstances();
     // Housekeeping: their ownership is over, so their markers can go.
     if (others.length > 0) {
@@ -274,20 +300,23 @@ export class Partitions {
   }
 
   /**
-   * What crashed holders may have had in hand runs one at a time, but for what the group has
-   * committed since (finished for good); `suspect`: the record one of them ran alone last.
+   * What crashed holders may have had in hand is recovered (run again, and said so in the
+   * marker); in a crash loop, one at a time (crash-guard.ts). What the group has committed
+   * since is finished for good.
    */
-  #beCareful(partition: number, reader: LedgerReader, crashed: readonly string[]): void {
+  #recover(partition: number, reader: LedgerReader, crashed: readonly string[]): void {
     const guard = this.#options.leases.current(partition)?.guard;
     const inHand = reader.inHand(crashed);
     if (!guard || inHand.size === 0) return;
+    const crashLoop = reader.recovering(crashed);
     const careful = reader.careful;
-    guard.beCareful(inHand, careful && crashed.includes(careful.instance) ? careful : undefined);
+    const suspect = careful && crashed.includes(careful.instance) ? careful : undefined;
+    void guard.takeOver(inHand, crashLoop, suspect);
     const { consumer, log } = this.#options;
-    log.warn(
-      { partition, crashed, inHand: Object.fromEntries(inHand) },
-      'previous holder crashed; running what it had in hand one at a time',
-    );
+    const what = { partition, crashed, inHand: Object.fromEntries(inHand) };
+    if (crashLoop)
+      log.warn(what, 'previous holder died recovering; running what it had in hand one at a time');
+    else log.warn(what, 'previous holder crashed; running again what it had in hand');
     void consumer.committed([...inHand.keys()], partition).then(
       (committed) => {
         for (const [topic, offset] of committed) guard.committed(topic, BigInt(offset));

@@ -1,5 +1,5 @@
 import { defaultBridgeSettings } from '../../consumers/settings.js';
-import { integer, milliseconds, text } from '../parsers.js';
+import { duration, integer, milliseconds, text } from '../parsers.js';
 import type { Variable } from '../variable.js';
 
 /** The engine's own defaults: the table states them, it does not restate them. */
@@ -111,12 +111,20 @@ export const PROCESSING = [
     description: 'Recent commandIds the ledger remembers per bizId, to skip replays.',
   },
   {
+    name: 'LEDGER_REPLAY_WINDOW',
+    group: 'Processing',
+    schema: duration({ min: 1_000, max: 365 * 86_400_000 }),
+    default: `${bridge.ledgerReplayWindowMs / 86_400_000}d`,
+    description:
+      "How long a bizId's ledger entry is kept after its last write when nothing of it is open (30s, 12h, 7d): a replayed command within it is skipped, an older replay runs again. Entries with a command open are kept whatever their age. Memory and restore time follow the bizIds active within it.",
+  },
+  {
     name: 'CRASH_LOOP_LIMIT',
     group: 'Processing',
     schema: integer({ min: 1, max: 20 }),
     default: String(bridge.crashLoopLimit),
     description:
-      'After a crash, the records the dead process had in hand run one at a time; one that kills the process this many times while it runs alone is dead-lettered (command.rejected, SB_ERR_COMMAND_CRASH_LOOP) instead of run again.',
+      'When the process dies again while running what a crashed one had in hand (a crash loop), those records run one at a time; one that kills the process this many times while it runs alone is dead-lettered (command.rejected, SB_ERR_COMMAND_CRASH_LOOP) instead of run again. A poison record so costs 2 + this many restarts.',
   },
   {
     name: 'EVENT_SOURCE',

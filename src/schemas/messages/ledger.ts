@@ -1,0 +1,67 @@
+/**
+ * The records of the ledger topic (src/ledger): a bizId's entry (its contract's id, the commands
+ * that ended, the steps of those under way), an instance's ownership marker, and a partition's
+ * careful-run record. The bridge writes and reads them itself; they are published as a contract
+ * so operators can read the topic.
+ */
+import { z } from 'zod';
+
+/** What the ledger remembers of one step of a command: `started` before its call, `done` after. */
+export const StepRecord = z
+  .object({
+    state: z.enum(['started', 'done']),
+    /** What the step produced (contractId, documentId, ...), once done. */
+    result: z.record(z.string(), z.unknown()).readonly().optional(),
+  })
+  .readonly();
+export type StepRecord = z.infer<typeof StepRecord>;
+
+export const OpenCommand = z
+  .object({ commandId: z.string(), steps: z.record(z.string(), StepRecord).readonly() })
+  .readonly();
+export type OpenCommand = z.infer<typeof OpenCommand>;
+
+export const LedgerEntry = z
+  .object({
+    contractId: z.string().optional(),
+    /** CommandIds whose terminal event was published, oldest first. */
+    done: z.array(z.string()).readonly(),
+    /**
+     * Commands that recorded steps and have not ended, least recently recorded first (an array,
+     * not an object: object keys that look like integers would not keep their order).
+     */
+    open: z.array(OpenCommand).readonly(),
+  })
+  .readonly();
+export type LedgerEntry = z.infer<typeof LedgerEntry>;
+
+/** A command's progress as its handler sees it. */
+export interface CommandProgress {
+  /** The contract's id once known, from this command or an earlier one of the same bizId. */
+  readonly contractId?: string | undefined;
+  readonly steps: Readonly<Record<string, StepRecord>>;
+}
+
+export const OwnershipMarker = z.object({
+  kind: z.enum(['acquired', 'released']),
+  instance: z.string(),
+  /** Tells this acquisition from the same instance's earlier ones. */
+  nonce: z.string(),
+  /** Per command topic, the highest offset the holder may have in hand (acquired only). */
+  inHand: z.record(z.string(), z.string().regex(/^\d+$/)).optional(),
+  /**
+   * Per command topic, the highest offset of what a crashed holder had in hand that this holder
+   * is running again and has not finished: dying now, it dies in a crash loop.
+   */
+  recovering: z.record(z.string(), z.string().regex(/^\d+$/)).optional(),
+});
+export type OwnershipMarker = z.infer<typeof OwnershipMarker>;
+
+/** A command record run alone after a crash, and the process deaths it has seen so far. */
+export const CarefulRun = z.object({
+  instance: z.string(),
+  topic: z.string(),
+  offset: z.string().regex(/^\d+$/),
+  deaths: z.number().int().min(0),
+});
+export type CarefulRun = z.infer<typeof CarefulRun>;

@@ -1,0 +1,159 @@
+/**
+ * The ledger's replay window on the real broker, with a window of two seconds: a replay within
+ * it is skipped, a replay after its entry expired runs again, and that stays so across a
+ * restart; an open create-contract saga whose entry is older than the window still resumes
+ * after a restart without a second draft.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { BridgeObserver, CommandEnding } from '../../src/consumers/index.js';
+import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
+import {
+  CommandSender,
+  commands,
+  createTopics,
+  EventCollector,
+  type InProcessBridge,
+  startBridge,
+  uniqueTopics,
+} from '../support/bridge-harness.js';
+import { harnessKafkaClient } from '../support/harness-kafka-client.js';
+
+const WINDOW_MS = 2_000;
+const brokers = inject('kafkaBrokers').split(',');
+const topics = uniqueTopics();
+const groupId = `ledger-window-${randomUUID().slice(0, 8)}`;
+const endings: CommandEnding[] = [];
+const tombstones = new Map<string, number>();
+const writes = new Map<string, number>();
+let sim: RunningSimulator;
+let sender: CommandSender;
+let collector: EventCollector;
+let bridge: InProcessBridge | undefined;
+let stopLedger: () => Promise<void>;
+
+const observer: BridgeObserver = { commandFinished: ({ outcome }) => endings.push(outcome) };
+
+beforeAll(async () => {
+  sim = await startSimulator({ log: false });
+  await createTopics(brokers, topics);
+  sender = await CommandSender.connect(brokers, topics);
+  collector = await EventCollector.start(brokers, topics);
+  stopLedger = await followTombstones();
+});
+
+afterEach(async () => {
+  await bridge?.stop();
+  bridge = undefined;
+  await sim.admin.setFaults({});
+});
+
+afterAll(async () => {
+  await stopLedger?.();
+  await collector?.stop();
+  await sender?.close();
+  await sim?.stop();
+});
+
+/** The bizIds whose ledger entry was deleted, and how often each was written. */
+async function followTombstones(): Promise<() => Promise<void>> {
+  const consumer = harnessKafkaClient(brokers).consumer({ groupId: `tombstones-${randomUUID()}` });
+  await consumer.connect();
+  await consumer.subscribe({ topics: [topics.ledger], fromBeginning: true });
+  await consumer.run({
+    eachMessage: async ({ message }) => {
+      const key = message.key?.toString();
+      if (key === undefined) return;
+      if (message.value === null) tombstones.set(key, (tombstones.get(key) ?? 0) + 1);
+      else writes.set(key, (writes.get(key) ?? 0) + 1);
+    },
+  });
+  return () => consumer.disconnect();
+}
+
+function start(overrides = {}) {
+  return startBridge({
+    brokers,
+    topics,
+    simulatorUrl: sim.url,
+    observer,
+    settings: { groupId, ledgerReplayWindowMs: WINDOW_MS, ...overrides },
+  });
+}
+
+async function until(condition: () => boolean | Promise<boolean>, what: string) {
+  const deadline = Date.now() + 60_000;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const drafts = async (bizId: string) =>
+  (await sim.admin.calls({ operation: 'createDraft', bizId })).length;
+
+describe('the replay window', () => {
+  it('when a command is replayed within the window it is skipped; once its entry expired, a replay runs again, also after a restart', async () => {
+    bridge = await start();
+    const create = await commands.createContract(`window-${randomUUID().slice(0, 8)}`);
+    const { bizId, commandId } = create.command;
+    await sender.send([create]);
+    await collector.waitForTerminalEvent(commandId);
+
+    const duplicates = endings.filter((e) => e === 'duplicate').length;
+    await sender.send([create]);
+    await until(
+      () => endings.filter((e) => e === 'duplicate').length > duplicates,
+      'the replay skipped',
+    );
+    expect(await drafts(bizId)).toBe(1);
+
+    const expired = (times: number) => (tombstones.get(bizId) ?? 0) >= times;
+    await until(() => expired(1), 'the entry expired');
+    await sender.send([create]);
+    await until(async () => (await drafts(bizId)) === 2, 'the replay run again');
+
+    await until(() => expired(2), 'the new entry expired');
+    await bridge.stop();
+    bridge = await start();
+    await sender.send([create]);
+    await until(async () => (await drafts(bizId)) === 3, 'the replay run again after a restart');
+  });
+
+  it('when an open create-contract saga is older than the window, then after a restart it resumes without a second draft', async () => {
+    await sim.admin.setFaults({
+      script: [{ operation: 'addDocumentByFile', kind: 'http503', times: 100_000 }],
+    });
+    const retryForLong = {
+      retry: {
+        maxAttempts: 100_000,
+        maxElapsedMs: 600_000,
+        policy: { initialDelayMs: 50, maxDelayMs: 200, multiplier: 2 },
+      },
+      breaker: {
+        failureThreshold: 100_000,
+        openDurationMs: 100,
+        maxOpenDurationMs: 100,
+        halfOpenProbes: 1,
+      },
+    };
+    bridge = await start(retryForLong);
+    const create = await commands.createContract(`saga-${randomUUID().slice(0, 8)}`, {
+      documents: 1,
+    });
+    const { bizId, commandId } = create.command;
+    await sender.send([create]);
+    await until(async () => (await drafts(bizId)) === 1, 'the draft');
+    // The saga stays open: sweeps write its entry again as it outlives each window.
+    const written = writes.get(bizId) ?? 0;
+    await until(() => (writes.get(bizId) ?? 0) >= written + 3, 'the open entry kept by sweeps');
+    await bridge.stop();
+
+    bridge = await start(retryForLong);
+    await sim.admin.setFaults({});
+    const ended = await collector.waitForTerminalEvent(commandId, 60_000);
+    expect(ended.event.type).toBe('signingbridge.contract.created');
+    expect(await drafts(bizId)).toBe(1);
+    expect(tombstones.has(bizId)).toBe(false);
+  });
+});
