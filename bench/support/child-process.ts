@@ -61,6 +61,11 @@ export class NodeChild {
     return this.process.exitCode === null && this.process.signalCode === null;
   }
 
+  /** Calls `listener` with every output line from now on. */
+  onLine(listener: LineListener): void {
+    this.#listeners.add(listener);
+  }
+
   /** The match of the first line to match, from now on; rejects on exit or after the timeout. */
   waitForLine(pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray> {
     return new Promise((resolve, reject) => {

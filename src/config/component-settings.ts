@@ -144,6 +144,7 @@ export function bridgeSettings(config: Config): BridgeSettings {
       halfOpenProbes: config.BREAKER_HALF_OPEN_PROBES,
     },
     commitIntervalMs: config.COMMIT_INTERVAL_MS,
+    readinessTimeoutMs: config.READINESS_TIMEOUT_MS,
     shutdownDeadlineMs: config.SHUTDOWN_DEADLINE_MS,
     handoverTimeoutMs: config.HANDOVER_TIMEOUT_MS,
     deliveryMode: config.DELIVERY_MODE,

@@ -158,6 +158,7 @@ const VALID: Record<VariableName, fc.Arbitrary<string>> = (() => {
     PRECONDITION_INITIAL_DELAY_MS: ms,
     PRECONDITION_MAX_DELAY_MS: ms,
     COMMIT_INTERVAL_MS: int(1, 60_000),
+    READINESS_TIMEOUT_MS: int(1_000, 600_000),
     SHUTDOWN_DEADLINE_MS: ms,
     HANDOVER_TIMEOUT_MS: ms,
     LEDGER_COMMANDS_PER_BIZID: int(1, 10_000),

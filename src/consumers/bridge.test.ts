@@ -63,6 +63,7 @@ function fakeKafka(
     commit: async () => {},
     liveInstances: async () => new Set<string>(),
     committed: async () => new Map<string, string>(),
+    lastContact: () => Date.now(),
     offsetForTime: async () => '0',
     seek: () => {},
     stop: vi.fn(async () => {}),

@@ -33,10 +33,14 @@ export class Bridge {
 
   /**
    * True from the end of start() until stop() begins or the bridge fails for good (its consumer,
-   * or its ledger refusing it).
+   * or its ledger refusing it), while its consumer has heard from the group within
+   * readinessTimeoutMs (a broker outage or a lost membership turns it false until it consumes
+   * again).
    */
   get ready(): boolean {
-    return this.#ready;
+    const contact = this.#io?.consumer.lastContact();
+    const { readinessTimeoutMs } = this.#options.settings;
+    return this.#ready && contact !== undefined && Date.now() - contact < readinessTimeoutMs;
   }
 
   /**

@@ -25,6 +25,8 @@ export interface BridgeSettings {
   precondition: { timeoutMs: number; policy: BackoffPolicy };
   breaker: CircuitBreakerOptions;
   commitIntervalMs: number;
+  /** Not ready once the consumer has not heard from its group (brokers, membership) this long. */
+  readinessTimeoutMs: number;
   shutdownDeadlineMs: number;
   /** How long a new owner waits for the previous owner to release a partition. */
   handoverTimeoutMs: number;
@@ -103,6 +105,7 @@ export function defaultBridgeSettings(overrides: Partial<BridgeSettings> = {}): 
       halfOpenProbes: 1,
     },
     commitIntervalMs: 1_000,
+    readinessTimeoutMs: 30_000,
     shutdownDeadlineMs: 15_000,
     handoverTimeoutMs: 10_000,
     deliveryMode: 'at-least-once',

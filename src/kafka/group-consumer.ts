@@ -39,6 +39,7 @@ export class KafkajsGroupConsumer implements GroupConsumer {
   #running = false;
   #joining: Promise<void> | undefined;
   #stopped = false;
+  #lastContact: number | undefined;
 
   constructor(kafka: Kafka, { groupId, instanceId }: GroupConsumerOptions) {
     guardHeaderDecoding();
@@ -66,12 +67,20 @@ export class KafkajsGroupConsumer implements GroupConsumer {
 
   async #run(topics: readonly string[], handlers: GroupConsumerHandlers): Promise<void> {
     const consumer = this.#consumer;
+    const contact = () => {
+      this.#lastContact = Date.now();
+    };
+    consumer.on(consumer.events.HEARTBEAT, contact);
+    consumer.on(consumer.events.FETCH, contact);
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+      contact();
       const numbers = new Set(Object.values(payload.memberAssignment).flat());
       this.#owned = [...numbers].sort((a, b) => a - b);
       handlers.onAssignment(this.#owned);
     });
     consumer.on(consumer.events.CRASH, ({ payload }) => {
+      // Out of the group until it joins again.
+      this.#lastContact = undefined;
       handlers.onCrash(payload.error, payload.restart);
     });
     await consumer.connect();
@@ -148,6 +157,10 @@ export class KafkajsGroupConsumer implements GroupConsumer {
     const found = offsets.find((o) => o.partition === partition)?.offset;
     if (found === undefined) throw new Error(`no partition ${partition} in ${topic}`);
     return found;
+  }
+
+  lastContact(): number | undefined {
+    return this.#lastContact;
   }
 
   seek(topic: string, partition: number, offset: string): void {

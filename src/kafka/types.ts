@@ -80,6 +80,11 @@ export interface GroupConsumer {
   committed(topics: readonly string[], partition: number): Promise<Map<string, string>>;
   /** The first offset of the partition written at or after the time; its end when none was. */
   offsetForTime(topic: string, partition: number, timestampMs: number): Promise<string>;
+  /**
+   * When the consumer last heard from its group: a heartbeat answered, a fetch completed, a join
+   * (Date.now() time); undefined before the first. Readiness reads it.
+   */
+  lastContact(): number | undefined;
   /** Fetches the (assigned) partition from this offset on. */
   seek(topic: string, partition: number, offset: string): void;
   /**

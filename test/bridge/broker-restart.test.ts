@@ -1,8 +1,9 @@
 /**
  * The broker restarted in the middle of a stream of commands, on a broker of this test's own
- * (the shared one stays up for the other files): once it is back, every command ends and every
- * command partition's committed offset catches up with its finished commands, without new
- * records arriving there; and again after a graceful stop.
+ * (the shared one stays up for the other files): the bridge turns not ready while the broker is
+ * gone and ready again once it consumes; every command ends and every command partition's
+ * committed offset catches up with its finished commands, without new records arriving there;
+ * and again after a graceful stop.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -61,6 +62,14 @@ async function uncommitted(brokers: string[], groupId: string): Promise<string[]
   }
 }
 
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 async function untilCommitted(brokers: string[], groupId: string): Promise<void> {
   const deadline = Date.now() + 60_000;
   let behind = await uncommitted(brokers, groupId);
@@ -72,12 +81,14 @@ async function untilCommitted(brokers: string[], groupId: string): Promise<void>
 }
 
 describe('a broker restart mid-stream', () => {
-  it('when the broker comes back, then every command ends and every partition commits up to its finished commands, also at a graceful stop', async () => {
+  it('when the broker is gone, then the bridge turns not ready; when it comes back, the bridge is ready again, every command ends and every partition commits up to its finished commands, also at a graceful stop', async () => {
     const bridge: InProcessBridge = await startBridge({
       brokers: kafka.brokers,
       topics,
       simulatorUrl: sim.url,
+      settings: { readinessTimeoutMs: 3_000 },
     });
+    expect(bridge.bridge.ready).toBe(true);
     const { groupId } = bridge.settings;
     const sender = await CommandSender.connect(kafka.brokers, topics);
     const creates = await Promise.all(
@@ -87,6 +98,7 @@ describe('a broker restart mid-stream', () => {
     await sender.close();
 
     await kafka.stop();
+    await until(() => !bridge.bridge.ready, 'not ready while the broker is gone');
     kafka = await startLocalKafka({ dataDir, port });
 
     const collector = await EventCollector.start(kafka.brokers, topics);
@@ -95,6 +107,7 @@ describe('a broker restart mid-stream', () => {
       120_000,
     );
     await untilCommitted(kafka.brokers, groupId);
+    await until(() => bridge.bridge.ready, 'ready again once consuming');
 
     await bridge.stop();
     expect(await uncommitted(kafka.brokers, groupId)).toEqual([]);

@@ -88,6 +88,14 @@ export const PROCESSING = [
     description: 'How often offsets are committed (up to the lowest unfinished command).',
   },
   {
+    name: 'READINESS_TIMEOUT_MS',
+    group: 'Processing',
+    schema: milliseconds(1_000),
+    default: String(bridge.readinessTimeoutMs),
+    description:
+      '/readyz answers 503 once the consumer has not heard from its group (a heartbeat, a fetch) this long: the brokers lost, or the membership; ready again once it consumes. /healthz stays 200 meanwhile.',
+  },
+  {
     name: 'SHUTDOWN_DEADLINE_MS',
     group: 'Processing',
     schema: milliseconds(),
