@@ -77,7 +77,7 @@ export class Bridge {
     // It may be interrupted while nothing awaits it.
     interrupted.catch(() => {});
     const step = <T>(work: Promise<T>) => Promise.race([work, interrupted]);
-    const writeLimits = await step(this.#ensureTopics());
+    const { writeLimits, commandPartitions } = await step(this.#ensureTopics());
     // Exactly-once: each outbox flush is one transaction. The id is this process's own: a
     // restarted instance is a new one, and ownership markers, not fencing, hand work over.
     const transactionalId =
@@ -94,7 +94,7 @@ export class Bridge {
     this.#io = { consumer, producer };
     const engine = createEngine(
       this.#options,
-      { consumer, producer, instance: this.#instance, writeLimits },
+      { consumer, producer, instance: this.#instance, writeLimits, commandPartitions },
       (error) => {
         log.error({ err: error }, 'the ledger refuses this instance; it cannot run');
         this.#fail(error);
@@ -205,9 +205,9 @@ export class Bridge {
 
   /**
    * Command topics and the ledger must share one partition count; creates what is missing.
-   * Returns what the topics the bridge writes take (their max.message.bytes).
+   * Returns that count, and what the topics the bridge writes take (their max.message.bytes).
    */
-  async #ensureTopics(): Promise<WriteLimits> {
+  async #ensureTopics(): Promise<{ writeLimits: WriteLimits; commandPartitions: number }> {
     const { kafka, topics } = this.#options;
     const spec = (topic: string, compacted = false): TopicSpec => ({
       topic,
@@ -233,11 +233,12 @@ export class Bridge {
       const written = [topics.events, topics.deadLetter, topics.ledger];
       const limits = await admin.maxMessageBytes(written);
       const of = (topic: string) => limits.get(topic) ?? Number.POSITIVE_INFINITY;
-      return {
+      const writeLimits = {
         events: of(topics.events),
         deadLetter: of(topics.deadLetter),
         ledger: of(topics.ledger),
       };
+      return { writeLimits, commandPartitions: counts.get(topics.ledger) ?? 0 };
     } finally {
       await admin.disconnect();
     }

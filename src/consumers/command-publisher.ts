@@ -9,6 +9,7 @@ import type { CommandCrashLoop, CommandInvalid, CommandLimitExceeded } from '../
 import type { PendingEvent } from '../handlers/types.js';
 import type { InboundRecord, OutboundRecord } from '../kafka/index.js';
 import {
+  forwardedRecord,
   isDone,
   type Ledger,
   type LedgerEntry,
@@ -21,6 +22,7 @@ import {
   deadLetterRecord,
   encodeEvent,
   excerpt,
+  forwardedCopy,
   ID_EXCERPT_MAX_CHARS,
   type Outbox,
   rejectedEvent,
@@ -128,6 +130,19 @@ export class CommandPublisher {
     const token = rejectionToken(job.record);
     const next = withCommandEnded(this.entry(job), token, this.#options.keep);
     await this.#write(job, next, records, lease);
+  }
+
+  /**
+   * Forwards a record keyed for another partition there, untouched, with the partition's
+   * forwarded mark in the same write: restored with the ledger, the mark keeps a record from
+   * being forwarded twice across owners.
+   */
+  forward(job: Job, partition: number, lease: Lease): Promise<void> {
+    lease.assertWritable();
+    const { topic, offset } = job.record;
+    lease.forwarded.set(topic, BigInt(offset));
+    const mark = forwardedRecord(this.#options.ledger.topic, job.record.partition, lease.forwarded);
+    return this.#options.outbox.write([forwardedCopy(job.record, partition), mark]);
   }
 
   /** @throws PartitionReleased, before writing, once the lease is revoked. */

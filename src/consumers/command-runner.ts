@@ -91,6 +91,9 @@ export class CommandRunner {
     controller: AbortController,
     handedOver: () => void,
   ): Promise<RunVerdict> {
+    if (job.forwardTo !== undefined && (await this.#forwarded(job, job.forwardTo, lease))) {
+      return undefined;
+    }
     if (job.admitted && !(await job.admitted)) return undefined;
     if (job.careful) {
       const verdict = await lease.guard?.beforeCarefulRun(job.record);
@@ -212,6 +215,27 @@ export class CommandRunner {
       const { commandId } = command;
       this.#options.log.error({ err: error, commandId }, 'failure event not written; command ends');
     }
+  }
+
+  /**
+   * Forwards the record to the partition its key belongs to (unless an earlier owner did) and
+   * finishes it here once Kafka has the copy. Refused for good, it runs here instead: false.
+   */
+  async #forwarded(job: Job, partition: number, lease: Lease): Promise<boolean> {
+    const { topic, offset } = job.record;
+    const { publisher, observer, log, finish } = this.#options;
+    if (BigInt(offset) > (lease.forwarded.get(topic) ?? -1n)) {
+      try {
+        await publisher.forward(job, partition, lease);
+      } catch (error) {
+        if (!isRefusedForGood(error)) throw error;
+        log.error({ err: error, topic, offset, partition }, 'not forwarded; running it here');
+        return false;
+      }
+      observer.recordForwarded?.({ type: job.type });
+    }
+    finish(job);
+    return true;
   }
 
   /** It killed the process too often while it ran alone: rejected without being read. */

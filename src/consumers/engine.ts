@@ -52,6 +52,8 @@ export function createEngine(
     producer: RecordProducer;
     instance: string;
     writeLimits: WriteLimits;
+    /** The command topics' (and the ledger's) partition count. */
+    commandPartitions: number;
   },
   fail: (error: Error) => void,
 ): Engine {
@@ -152,7 +154,8 @@ export function createEngine(
     partitions,
     leaseOf: (partition) => leases.current(partition),
     typeOf,
-    maxKeyBytes: settings.limits.record.maxKeyBytes,
+    limits: settings.limits.record,
+    commandPartitions: io.commandPartitions,
     observer,
   });
   return { intake, partitions, scheduler, committer, breaker, outbox };

@@ -1,9 +1,10 @@
-import type { FetchedBatch } from '../kafka/index.js';
+import { type FetchedBatch, type InboundRecord, keyPartition } from '../kafka/index.js';
 import type { Lease, Partitions } from '../partitions/index.js';
 import type { CommandType } from '../schemas/messages/index.js';
 import { type Job, newJob } from './job.js';
 import type { KeyScheduler } from './key-scheduler.js';
 import type { OffsetTracker } from './offset-tracker.js';
+import { type RecordLimits, recordLimitBreach } from './record-limits.js';
 import type { BridgeObserver } from './settings.js';
 
 export interface IntakeOptions {
@@ -13,8 +14,10 @@ export interface IntakeOptions {
   readonly leaseOf: (partition: number) => Lease | undefined;
   /** The command type of each command topic; other topics are the ledger's. */
   readonly typeOf: ReadonlyMap<string, CommandType>;
-  /** Keys over this many bytes are scheduled by an excerpt: their records are rejected. */
-  readonly maxKeyBytes: number;
+  /** Records over these are not forwarded; a key over its limit is scheduled by an excerpt. */
+  readonly limits: RecordLimits;
+  /** The command topics' partition count: a record keyed for another partition is forwarded. */
+  readonly commandPartitions: number;
   readonly observer: BridgeObserver;
 }
 
@@ -55,7 +58,8 @@ export class Intake {
       // false for a record already in hand: a rebalance moves the fetch position back to
       // the last commit, and the partition stayed here.
       if (tracker.track(record.topic, record.partition, record.offset)) {
-        const job = newJob(record, type, this.#options.maxKeyBytes);
+        const job = newJob(record, type, this.#options.limits.maxKeyBytes);
+        job.forwardTo = this.#forwardTarget(record);
         job.admitted = admitted;
         const careful = lease.guard?.schedulingKey(record);
         job.careful = careful !== undefined;
@@ -64,6 +68,14 @@ export class Intake {
       taken = record.offset;
     }
     if (taken !== undefined) batch.resolve(taken);
+  }
+
+  /** The partition the record's key belongs to, when it is another and the record within limits. */
+  #forwardTarget(record: InboundRecord): number | undefined {
+    const { limits, commandPartitions } = this.#options;
+    if (record.key === null || recordLimitBreach(record, limits)) return undefined;
+    const target = keyPartition(record.key, commandPartitions);
+    return target === record.partition ? undefined : target;
   }
 
   #holdBack(): void {

@@ -16,6 +16,11 @@ export interface Job {
   readonly key: string;
   /** What the record holds in memory, counted against MAX_PENDING_BYTES. */
   readonly bytes: number;
+  /**
+   * The partition its key belongs to, when it was found on another (a producer partitioning by
+   * another hash than murmur2): it is forwarded there instead of run here.
+   */
+  forwardTo?: number;
   /** Resolves true once it may run (its partition's marker says it may be in hand). */
   admitted?: Promise<boolean> | undefined;
   /** Run after a crash, one at a time with the others of its partition (crash-guard.ts). */

@@ -63,6 +63,8 @@ export interface BridgeObserver {
     durationMs: number;
     attempts: number;
   }): void;
+  /** A record was forwarded to the partition its key belongs to. */
+  recordForwarded?(info: { type: CommandType }): void;
   retryScheduled?(info: {
     type: CommandType;
     reason: 'transient' | 'not-found';

@@ -26,6 +26,8 @@ export class LedgerReader {
   // Each other instance's last marker, in the order read.
   readonly #markers = new Map<string, OwnershipMarker>();
   #careful: CarefulRun | undefined;
+  /** Per command topic, the last record forwarded from this partition (see forwardedRecord). */
+  readonly forwarded = new Map<string, bigint>();
   readonly #self: Pick<OwnershipMarker, 'instance' | 'nonce'>;
   #unreadable = 0;
   // Its own marker is rewritten with what it has in hand; only the first reading counts.
@@ -86,6 +88,10 @@ export class LedgerReader {
       this.#markers.delete(decoded.key.slice(OWNERSHIP_KEY_PREFIX.length));
     } else if (decoded.kind === 'careful') {
       this.#careful = decoded.run;
+    } else if (decoded.kind === 'forwarded') {
+      for (const [topic, offset] of Object.entries(decoded.upTo)) {
+        this.forwarded.set(topic, BigInt(offset));
+      }
     } else {
       return this.#marker(decoded.marker);
     }

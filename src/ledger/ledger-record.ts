@@ -6,22 +6,31 @@
  *   it may have records in hand (so that after a crash the next owner knows what to be careful
  *   with);
  * - the partition's careful-run record (CAREFUL_KEY): the record last run alone after a crash,
- *   and how many process deaths it has seen (src/partitions/crash-guard.ts).
+ *   and how many process deaths it has seen (src/partitions/crash-guard.ts);
+ * - the partition's forwarded mark (FORWARDED_KEY): up to which offset of each command topic its
+ *   records keyed for another partition were forwarded there (src/consumers/forwarding.ts).
  * A bizId never starts with a space (the command schema trims it and the bridge requires the
  * record key to equal it), so the key spaces cannot meet, and compaction keeps the last of each.
  */
 import type { OutboundRecord } from '../kafka/index.js';
-import { CarefulRun, LedgerEntry, OwnershipMarker } from '../schemas/messages/index.js';
+import {
+  CarefulRun,
+  ForwardedUpTo,
+  LedgerEntry,
+  OwnershipMarker,
+} from '../schemas/messages/index.js';
 
 export type { CarefulRun, OwnershipMarker } from '../schemas/messages/index.js';
 
 export const OWNERSHIP_KEY_PREFIX = ' ownership ';
 export const CAREFUL_KEY = ' careful';
+export const FORWARDED_KEY = ' forwarded';
 
 /** A record of the bridge's own keys (not an entry): read when a partition is restored. */
 export type ControlRecord =
   | { readonly kind: 'marker'; readonly marker: OwnershipMarker }
   | { readonly kind: 'careful'; readonly run: CarefulRun }
+  | { readonly kind: 'forwarded'; readonly upTo: ForwardedUpTo }
   /** A deleted marker or careful-run record. */
   | { readonly kind: 'tombstone'; readonly key: string };
 
@@ -56,6 +65,15 @@ export function carefulRecord(topic: string, partition: number, run: CarefulRun)
   return { topic, partition, key: CAREFUL_KEY, value: JSON.stringify(run) };
 }
 
+export function forwardedRecord(
+  topic: string,
+  partition: number,
+  upTo: ReadonlyMap<string, bigint>,
+): OutboundRecord {
+  const value = Object.fromEntries([...upTo].map(([t, offset]) => [t, offset.toString()]));
+  return { topic, partition, key: FORWARDED_KEY, value: JSON.stringify(value) };
+}
+
 /** Deletes an instance's marker once its ownership is over, so dead instances leave no trace. */
 export function markerTombstone(
   topic: string,
@@ -81,6 +99,10 @@ export function decodeControlRecord(key: string, value: Buffer | null): ControlR
   if (key === CAREFUL_KEY) {
     const run = CarefulRun.safeParse(json);
     return run.success ? { kind: 'careful', run: run.data } : undefined;
+  }
+  if (key === FORWARDED_KEY) {
+    const upTo = ForwardedUpTo.safeParse(json);
+    return upTo.success ? { kind: 'forwarded', upTo: upTo.data } : undefined;
   }
   return undefined;
 }

@@ -26,6 +26,7 @@ export function createMetrics(): Metrics {
       m.commandDuration.observe({ type, outcome }, durationMs / 1000);
     },
     retryScheduled: ({ type, reason }) => m.retries.inc({ type, reason }),
+    recordForwarded: ({ type }) => m.forwarded.inc({ type }),
     consumptionPaused: (paused, reason) => m.paused.set({ reason }, paused ? 1 : 0),
     breakerStateChanged: (state) => m.circuit.set(CIRCUIT_VALUE[state]),
     load(inFlight, pending) {
@@ -62,6 +63,12 @@ function instruments(registers: Registry) {
       name: `${PREFIX}retries_scheduled_total`,
       help: 'Runs of a command scheduled again, by why (transient or not-found)',
       labelNames: ['type', 'reason'],
+    }),
+    forwarded: new Counter({
+      ...common,
+      name: `${PREFIX}records_forwarded_total`,
+      help: 'Command records forwarded to the partition their key belongs to (a producer partitioning by another hash than murmur2), by type',
+      labelNames: ['type'],
     }),
     calls: new Counter({
       ...common,

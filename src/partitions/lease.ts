@@ -12,6 +12,11 @@ export class Lease {
   readonly partition: number;
   /** What this acquisition has in hand, and its care after a crash. */
   readonly guard: CrashGuard | undefined;
+  /**
+   * Per command topic, the last record of this partition forwarded to the partition its key
+   * belongs to: restored with the ledger, so a record is forwarded once across owners.
+   */
+  readonly forwarded = new Map<string, bigint>();
   #startsAllowed = false;
   #revoked = false;
   readonly #running = new Set<AbortController>();

@@ -5,8 +5,8 @@
  *
  * - A sweep (every few minutes) expires the entries of an owned partition with nothing open whose
  *   last write is older than the window (tombstones; compaction then drops them from the topic),
- *   writes again those with a command open and the instance's own marker, so that everything
- *   still needed was written within the window; then it commits, as the group's offset of that
+ *   writes again those with a command open and the partition's marks (the instance's own
+ *   marker, the forwarded mark), so that everything still needed was written within the window; then it commits, as the group's offset of that
  *   ledger partition, the first offset written within the window (less a margin): the restore
  *   checkpoint. Nothing before it is needed any more.
  * - A restore reads from the checkpoint (kafkajs starts an assigned partition at the group's
@@ -68,11 +68,11 @@ export class LedgerUpkeep {
   }
 
   /** One sweep of an active partition; a sweep still running for it is not doubled. */
-  async sweep(partition: number, lease: Lease, marker: OutboundRecord | undefined): Promise<void> {
+  async sweep(partition: number, lease: Lease, marks: readonly OutboundRecord[]): Promise<void> {
     if (this.#sweeping.has(partition)) return;
     this.#sweeping.add(partition);
     try {
-      await this.#sweep(partition, lease, marker);
+      await this.#sweep(partition, lease, marks);
     } catch (error) {
       this.#options.log.warn(
         { err: error, partition },
@@ -83,11 +83,11 @@ export class LedgerUpkeep {
     }
   }
 
-  async #sweep(partition: number, lease: Lease, marker: OutboundRecord | undefined) {
+  async #sweep(partition: number, lease: Lease, marks: readonly OutboundRecord[]) {
     const { consumer, ledger, outbox, windowMs, log } = this.#options;
     const now = this.#now();
     const { expired, refreshed } = ledger.expire(partition, now - windowMs, now);
-    const records = [...expired, ...refreshed, ...(marker ? [marker] : [])];
+    const records = [...expired, ...refreshed, ...marks];
     for (let i = 0; i < records.length; i += SWEEP_CHUNK) {
       lease.assertWritable();
       await outbox.write(records.slice(i, i + SWEEP_CHUNK));

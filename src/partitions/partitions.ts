@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import { LedgerUnwritable, OutboxClosed, PartitionReleased } from '../errors.js';
 import type { FetchedBatch, GroupConsumer } from '../kafka/index.js';
 import {
+  forwardedRecord,
   type Ledger,
   LedgerReader,
   markerRecord,
@@ -161,7 +162,12 @@ export class Partitions {
     for (const [partition, state] of this.#states) {
       const lease = this.#options.leases.current(partition);
       if (state.phase !== 'active' || !lease) continue;
-      void this.#upkeep.sweep(partition, lease, lease.guard?.markerRecord());
+      const { topic } = this.#options.ledger;
+      const marks = [
+        ...(lease.guard ? [lease.guard.markerRecord()] : []),
+        ...(lease.forwarded.size > 0 ? [forwardedRecord(topic, partition, lease.forwarded)] : []),
+      ];
+      void this.#upkeep.sweep(partition, lease, marks);
     }
   }
 
@@ -286,6 +292,8 @@ export class Partitions {
     if (!reader) return;
     const { ledger, outbox, log } = this.#options;
     ledger.adopt(partition, reader.entries);
+    const lease = this.#options.leases.current(partition);
+    for (const [topic, offset] of reader.forwarded) lease?.forwarded.set(topic, offset);
     if (crashed.length > 0) this.#recover(partition, reader, crashed);
     const others = reader.otherInstances();
     // Housekeeping: their ownership is over, so their markers can go.

@@ -33,9 +33,8 @@ const PLANNED_METRICS = [
   // Per partition: high-water mark minus committed, and minus the next offset in hand.
   'signing_bridge_consumer_lag',
   'signing_bridge_consumer_lag_unfetched',
-  // Records copied to the dead-letter topic, and records forwarded.
+  // Records copied to the dead-letter topic.
   'signing_bridge_dead_letters_total',
-  'signing_bridge_records_forwarded_total',
   // The platform's answers by code, and its "too many requests".
   'signing_bridge_platform_answers_total',
   'signing_bridge_platform_throttled_total',

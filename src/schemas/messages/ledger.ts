@@ -57,6 +57,13 @@ export const OwnershipMarker = z.object({
 });
 export type OwnershipMarker = z.infer<typeof OwnershipMarker>;
 
+/**
+ * Per command topic, the offset of the last record of this partition forwarded to the partition
+ * its key belongs to (src/consumers/forwarding.ts): a record at or before it was forwarded.
+ */
+export const ForwardedUpTo = z.record(z.string(), z.string().regex(/^\d+$/));
+export type ForwardedUpTo = z.infer<typeof ForwardedUpTo>;
+
 /** A command record run alone after a crash, and the process deaths it has seen so far. */
 export const CarefulRun = z.object({
   instance: z.string(),
