@@ -28,5 +28,20 @@ export function crossCheck(
     if (typeof big !== 'number' || typeof small !== 'number' || big >= small) return [];
     return [{ path: larger, rule: `must be at least ${smaller} (${small})` }];
   });
-  return [...ordered, ...kafkaChecks(values, invalid)];
+  return [...ordered, ...pendingBytes(values), ...kafkaChecks(values, invalid)];
+}
+
+/** A record as large as the limits admit must fit within MAX_PENDING_BYTES, or none would run. */
+function pendingBytes(values: Partial<Record<VariableName, unknown>>): InvalidField[] {
+  const parts = [
+    values.RECORD_MAX_KEY_BYTES,
+    values.RECORD_MAX_VALUE_BYTES,
+    values.RECORD_MAX_HEADER_BYTES,
+  ];
+  const budget = values.MAX_PENDING_BYTES;
+  if (typeof budget !== 'number' || !parts.every((p) => typeof p === 'number')) return [];
+  const largest = (parts as number[]).reduce((sum, p) => sum + p, 0);
+  if (budget >= largest) return [];
+  const rule = `must be at least the largest record the RECORD_MAX_* limits admit (${largest})`;
+  return [{ path: 'MAX_PENDING_BYTES', rule }];
 }

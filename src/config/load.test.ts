@@ -78,6 +78,22 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('when MAX_PENDING_BYTES is one byte short of the largest record the limits admit, then it is named; at that size it is valid', () => {
+    const limits = {
+      RECORD_MAX_KEY_BYTES: '1000',
+      RECORD_MAX_VALUE_BYTES: '2000000',
+      RECORD_MAX_HEADER_BYTES: '48576',
+    };
+    const largest = 1_000 + 2_000_000 + 48_576;
+    expect(
+      loadConfig({ ...REQUIRED, ...limits, MAX_PENDING_BYTES: String(largest) }).MAX_PENDING_BYTES,
+    ).toBe(largest);
+    const error = invalidOf(() =>
+      loadConfig({ ...REQUIRED, ...limits, MAX_PENDING_BYTES: String(largest - 1) }),
+    );
+    expect(namesIn(error)).toEqual(['MAX_PENDING_BYTES']);
+  });
+
   it('when two variables break a rule between them, then the larger one is named', () => {
     const error = invalidOf(() =>
       loadConfig({ ...REQUIRED, MAX_IN_FLIGHT: '50', MAX_PENDING: '10' }),

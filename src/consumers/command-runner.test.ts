@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RequestNotSent } from '../errors.js';
 import { outcomeOf } from '../handlers/outcome.js';
 import type { Handlers, Outcome, PendingEvent } from '../handlers/types.js';
-import type { InboundRecord } from '../kafka/index.js';
+import type { InboundRecord, OutboundRecord } from '../kafka/index.js';
 import { Ledger } from '../ledger/index.js';
 import { Lease } from '../partitions/index.js';
 import { Outbox } from '../producers/index.js';
@@ -31,28 +31,34 @@ function remindRecord(partition: number): InboundRecord {
   };
 }
 
-/**
- * A runner on one active lease, whose remind handler ends when the test says so; `sink` stands
- * for Kafka acknowledging the outbox's sends.
- */
-function runnerWithPendingHandler(sink: () => Promise<void> = async () => {}) {
-  let end: (outcome: Outcome) => void = () => {};
-  const handlerStarted = vi.fn();
-  const remind = () =>
-    new Promise<Outcome>((resolve) => {
-      handlerStarted();
-      end = resolve;
-    });
+interface Setup {
+  /** The remind handler. */
+  readonly remind?: () => Promise<Outcome>;
+  /** Stands for Kafka acknowledging the outbox's sends. */
+  readonly sink?: (records: readonly OutboundRecord[]) => Promise<void>;
+}
+
+/** A runner on one active lease of partition 0, whose ledger holds that partition. */
+function setup({ remind = async () => transient, sink = async () => {} }: Setup = {}) {
   const lease = new Lease(0);
   lease.allowStarts();
+  const sent: OutboundRecord[] = [];
+  const ledger = new Ledger(topics.ledger);
+  ledger.adopt(0, new Map());
   const retryScheduled = vi.fn();
+  const commandFinished = vi.fn();
+  const recordForwarded = vi.fn();
   const finish = vi.fn();
+  const breaker = new CircuitBreaker(defaultBridgeSettings().breaker);
   const runner = new CommandRunner({
     handlers: { remind } as unknown as Handlers,
     publisher: new CommandPublisher({
-      ledger: new Ledger(topics.ledger),
+      ledger,
       outbox: new Outbox({
-        sink,
+        sink: async (records) => {
+          await sink(records);
+          sent.push(...records);
+        },
         lingerMs: 0,
         maxRecords: 10,
         maxBatchBytes: 1_000_000,
@@ -71,13 +77,41 @@ function runnerWithPendingHandler(sink: () => Promise<void> = async () => {}) {
     }),
     leaseOf: () => lease,
     finish,
-    breaker: new CircuitBreaker(defaultBridgeSettings().breaker),
+    breaker,
     settings: defaultBridgeSettings(),
-    observer: { retryScheduled },
+    observer: { retryScheduled, commandFinished, recordForwarded },
     log,
   });
-  return { runner, lease, handlerStarted, retryScheduled, finish, end: (o: Outcome) => end(o) };
+  const events = () => sent.filter((r) => r.topic === topics.events);
+  const typeOf = (r: OutboundRecord) => (r.headers as Record<string, string>).ce_type;
+  return {
+    runner,
+    lease,
+    ledger,
+    breaker,
+    sent,
+    events,
+    typeOf,
+    retryScheduled,
+    commandFinished,
+    recordForwarded,
+    finish,
+  };
 }
+
+/** A runner whose remind handler ends when the test says so. */
+function runnerWithPendingHandler(sink?: Setup['sink']) {
+  let end: (outcome: Outcome) => void = () => {};
+  const handlerStarted = vi.fn();
+  const remind = () =>
+    new Promise<Outcome>((resolve) => {
+      handlerStarted();
+      end = resolve;
+    });
+  return { ...setup({ remind, sink }), handlerStarted, end: (o: Outcome) => end(o) };
+}
+
+const job = () => newJob(remindRecord(0), 'remind', 1_024);
 
 const reminderSent: PendingEvent = {
   type: 'signingbridge.reminder.sent',
@@ -105,7 +139,7 @@ describe('CommandRunner', () => {
 
   it('when a run asks to retry while its partition is active, then it asks for another run later', async () => {
     const { runner, handlerStarted, end } = runnerWithPendingHandler();
-    const verdict = runner.run(newJob(remindRecord(0), 'remind', 1_024), () => {});
+    const verdict = runner.run(job(), () => {});
     await vi.waitFor(() => expect(handlerStarted).toHaveBeenCalled());
     end(transient);
     await expect(verdict).resolves.toEqual({ retryInMs: expect.any(Number) });
@@ -117,11 +151,11 @@ describe('CommandRunner', () => {
       () => new Promise<void>((resolve) => (acknowledge = resolve)),
     );
     const yieldSlot = vi.fn();
-    const verdict = runner.run(newJob(remindRecord(0), 'remind', 1_024), yieldSlot);
+    const verdict = runner.run(job(), yieldSlot);
     await vi.waitFor(() => expect(handlerStarted).toHaveBeenCalled());
     end({ kind: 'completed', event: reminderSent });
     await vi.waitFor(() => expect(yieldSlot).toHaveBeenCalledOnce());
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Kafka has not acknowledged: nothing can have finished it.
     expect(finish).not.toHaveBeenCalled();
     acknowledge();
     await expect(verdict).resolves.toBeUndefined();
@@ -139,7 +173,7 @@ describe('CommandRunner', () => {
         throw error;
       },
     });
-    scheduler.push('biz-1', newJob(remindRecord(0), 'remind', 1_024));
+    scheduler.push('biz-1', job());
     await vi.advanceTimersByTimeAsync(0);
     expect(handlerStarted).toHaveBeenCalledOnce();
     lease.stopStarts();
@@ -148,5 +182,78 @@ describe('CommandRunner', () => {
     expect(scheduler.pending).toBe(0);
     expect(vi.getTimerCount()).toBe(0);
     expect(retryScheduled).not.toHaveBeenCalled();
+  });
+
+  it('when a handler throws instead of returning an outcome, then the command ends with command.failed naming SB_ERR_HANDLER_THREW', async () => {
+    const { runner, events, typeOf, finish, commandFinished } = setup({
+      remind: async () => {
+        throw new TypeError('a bug');
+      },
+    });
+    await expect(runner.run(job(), () => {})).resolves.toBeUndefined();
+    expect(events().map(typeOf)).toEqual(['signingbridge.command.failed']);
+    expect(JSON.parse(String(events()[0]?.value)).error.code).toBe('SB_ERR_HANDLER_THREW');
+    expect(finish).toHaveBeenCalledOnce();
+    expect(commandFinished).toHaveBeenCalledWith(expect.objectContaining({ outcome: 'failed' }));
+  });
+
+  it('when the result event breaks its schema, then the command still ends, with command.failed naming SB_ERR_EVENT_INVALID', async () => {
+    const broken = { ...reminderSent, data: { commandId: 'c-1' } } as PendingEvent;
+    const { runner, events, finish } = setup({
+      remind: async () => ({ kind: 'completed', event: broken }),
+    });
+    await runner.run(job(), () => {});
+    expect(JSON.parse(String(events()[0]?.value)).error.code).toBe('SB_ERR_EVENT_INVALID');
+    expect(finish).toHaveBeenCalledOnce();
+  });
+
+  it('when the circuit is open, then the handler does not run and the command asks to run again after the open period, no attempt counted', async () => {
+    const remind = vi.fn(async () => ({ kind: 'completed', event: reminderSent }) as Outcome);
+    const { runner, breaker, sent, finish } = setup({ remind });
+    for (let i = 0; i < defaultBridgeSettings().breaker.failureThreshold; i++)
+      breaker.recordFailure();
+    const queued = job();
+    const verdict = await runner.run(queued, () => {});
+    expect(verdict?.retryInMs).toBeGreaterThan(0);
+    expect([remind.mock.calls.length, queued.runs, sent.length]).toEqual([0, 0, 0]);
+    expect(finish).not.toHaveBeenCalled();
+  });
+
+  it('when the command already ended (a replay), then nothing runs and nothing is written, and it finishes as a duplicate', async () => {
+    const remind = vi.fn(async () => ({ kind: 'completed', event: reminderSent }) as Outcome);
+    const { runner, sent, commandFinished } = setup({ remind });
+    await runner.run(job(), () => {});
+    const written = sent.length;
+    await runner.run(job(), () => {});
+    expect(remind).toHaveBeenCalledOnce();
+    expect(sent).toHaveLength(written);
+    expect(commandFinished).toHaveBeenLastCalledWith(
+      expect.objectContaining({ outcome: 'duplicate' }),
+    );
+  });
+
+  it('when a record belongs to another partition, then it is forwarded there with the forwarded mark and finished here; forwarded already, it only finishes', async () => {
+    const remind = vi.fn(async () => transient);
+    const { runner, lease, sent, finish, recordForwarded } = setup({ remind });
+    const misplaced = job();
+    misplaced.forwardTo = 3;
+    await runner.run(misplaced, () => {});
+    expect(sent.map((r) => [r.topic, r.partition])).toEqual([
+      [topics.commands.remind, 3],
+      [topics.ledger, 0],
+    ]);
+    expect((sent[0]?.headers as Record<string, string>)['sb-forwarded-from']).toBe(
+      `${topics.commands.remind}/0/0`,
+    );
+    expect(lease.forwarded.get(topics.commands.remind)).toBe(0n);
+    const again = job();
+    again.forwardTo = 3;
+    await runner.run(again, () => {});
+    expect(sent).toHaveLength(2);
+    expect([
+      finish.mock.calls.length,
+      recordForwarded.mock.calls.length,
+      remind.mock.calls.length,
+    ]).toEqual([2, 1, 0]);
   });
 });

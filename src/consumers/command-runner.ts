@@ -23,6 +23,7 @@ import {
   gaveUpEvent,
   preconditionTimedOutEvent,
 } from '../producers/index.js';
+import { spread } from '../retry/backoff.js';
 import type { Command } from '../schemas/messages/index.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
 import { decodeCommand } from './command-decoding.js';
@@ -112,7 +113,7 @@ export class CommandRunner {
     const { breaker } = this.#options;
     if (!breaker.canPass()) {
       const wait = Math.max(breaker.remainingOpenMs(), BREAKER_RECHECK_MS);
-      return { retryInMs: wait * (1 + Math.random() / 2) };
+      return { retryInMs: spread(wait, 0.5) };
     }
     job.runs++;
     const outcome = await this.#runHandler(job, command, lease, controller);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { PlatformRejected, RequestNotSent, type SigningBridgeError } from '../errors.js';
 import type { Outcome } from '../handlers/types.js';
-import { decide, NO_HISTORY, type RetrySettings, type RunHistory } from './retry-decision.js';
+import { type DecisionSettings, decide, NO_HISTORY, type RunHistory } from './retry-decision.js';
 
-const settings: RetrySettings = {
+const settings: DecisionSettings = {
   retry: {
     maxAttempts: 3,
     maxElapsedMs: 10_000,

@@ -6,7 +6,8 @@ import type { SigningBridgeError } from '../errors.js';
 import type { Outcome, PendingEvent } from '../handlers/types.js';
 import { type BackoffPolicy, fullJitterDelay } from '../retry/backoff.js';
 
-export interface RetrySettings {
+/** What decide() reads of the bridge's settings. */
+export interface DecisionSettings {
   /** Transient failures: total runs, and time since the first failure. */
   readonly retry: { maxAttempts: number; maxElapsedMs: number; policy: BackoffPolicy };
   /** The contract not found yet: how long to keep looking. */
@@ -41,7 +42,7 @@ export type Decision =
 export function decide(
   outcome: Outcome,
   history: RunHistory,
-  settings: RetrySettings,
+  settings: DecisionSettings,
   now: number,
   random: () => number = Math.random,
 ): Decision {

@@ -12,7 +12,7 @@ import { preflight } from './preflight.js';
 // A certificate for "signing-bridge unit-test client" (no host name), signed by the test CA.
 const pem = (name: string) =>
   readFileSync(new URL(`../config/testdata/${name}`, import.meta.url), 'utf8');
-const QUICK = { attempts: 3, initialDelayMs: 1, maxDelayMs: 1 };
+const QUICK = { attempts: 3, initialDelayMs: 1, maxDelayMs: 1, multiplier: 2 };
 
 const servers: Server[] = [];
 afterEach(async () => {

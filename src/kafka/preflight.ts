@@ -7,12 +7,11 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { Kafka, type KafkaConfig } from 'kafkajs';
 import { KafkaUnreachable } from '../errors.js';
+import { type BackoffPolicy, backoffCap } from '../retry/backoff.js';
 import { refusalOf } from './refusal.js';
 
-export interface PreflightPolicy {
+export interface PreflightPolicy extends BackoffPolicy {
   readonly attempts: number;
-  readonly initialDelayMs: number;
-  readonly maxDelayMs: number;
 }
 
 /** Close to kafkajs' own default retry: six attempts over about ten seconds. */
@@ -20,6 +19,7 @@ export const PREFLIGHT_POLICY: PreflightPolicy = {
   attempts: 6,
   initialDelayMs: 300,
   maxDelayMs: 5_000,
+  multiplier: 2,
 };
 
 /** `config`: the client's, whose connections this one tries out. */
@@ -31,8 +31,7 @@ export async function preflight(
   const kafka = new Kafka({ ...config, retry: { retries: 0 } });
   let last: unknown;
   for (let attempt = 1; attempt <= policy.attempts; attempt += 1) {
-    if (attempt > 1)
-      await delay(Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** (attempt - 2)));
+    if (attempt > 1) await delay(backoffCap(policy, attempt - 2));
     const admin = kafka.admin();
     try {
       await admin.connect();

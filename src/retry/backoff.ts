@@ -27,6 +27,14 @@ export function fullJitterDelay(
   return random() * backoffCap(policy, attempt);
 }
 
+/**
+ * `ms` lengthened by a random part of up to `fraction` of it: waiters released together (by a
+ * circuit opening, say) do not all come back at the same moment.
+ */
+export function spread(ms: number, fraction: number, random: () => number = Math.random): number {
+  return ms * (1 + random() * fraction);
+}
+
 function assertPolicy({ initialDelayMs, maxDelayMs, multiplier }: BackoffPolicy): void {
   const valid =
     Number.isFinite(initialDelayMs) &&

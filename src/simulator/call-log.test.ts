@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CallLog, type CallRecord } from './call-log.js';
 
 const call = (n: number, operation = 'createDraft'): CallRecord => ({
+  received: new Date(n).toISOString(),
   time: new Date(n).toISOString(),
   operation,
   bizId: `b${n}`,

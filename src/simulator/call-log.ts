@@ -4,6 +4,8 @@
  * a load test cannot grow it without end and recording stays O(1).
  */
 export interface CallRecord {
+  /** ISO 8601 time the request arrived. */
+  readonly received: string;
   /** ISO 8601 time the answer was sent. */
   readonly time: string;
   readonly operation: string;

@@ -61,10 +61,11 @@ export async function servePlatform(
   deps: PlatformDeps,
 ): Promise<void> {
   const started = performance.now();
+  const received = new Date().toISOString();
   const interception = await deps.faults.intercept(operation, req, res);
   if (interception === 'handled') {
     const httpStatus = res.headersSent ? res.statusCode : 0;
-    report(deps, started, { operation, httpStatus, ok: false, fault: true });
+    report(deps, started, { received, operation, httpStatus, ok: false, fault: true });
     return;
   }
   const reply = await answer(operation, req, deps);
@@ -74,6 +75,7 @@ export async function servePlatform(
   // Unpadded, as the code table keys it: `1101`, `11990005`; `0` or `00000000` on success.
   const code = reply.body.code === undefined ? reply.body.responseCode : String(reply.body.code);
   report(deps, started, {
+    received,
     operation,
     bizId: reply.bizId,
     contractId: reply.contractId,

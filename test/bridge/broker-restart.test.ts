@@ -20,7 +20,7 @@ import {
   startBridge,
   uniqueTopics,
 } from '../support/bridge-harness.js';
-import { harnessKafkaClient } from '../support/harness-kafka-client.js';
+import { uncommitted, untilCommitted } from '../support/settled.js';
 
 const topics = uniqueTopics();
 let dataDir: string;
@@ -42,41 +42,11 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-/** Every command partition whose committed offset is behind its end, as `topic/partition`. */
-async function uncommitted(brokers: string[], groupId: string): Promise<string[]> {
-  const admin = harnessKafkaClient(brokers).admin();
-  await admin.connect();
-  try {
-    const behind: string[] = [];
-    for (const topic of Object.values(topics.commands)) {
-      const ends = await admin.fetchTopicOffsets(topic);
-      const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
-      for (const { partition, high } of ends) {
-        const at = committed?.partitions.find((p) => p.partition === partition)?.offset ?? '-1';
-        if (high !== '0' && at !== high) behind.push(`${topic}/${partition} at ${at} of ${high}`);
-      }
-    }
-    return behind;
-  } finally {
-    await admin.disconnect();
-  }
-}
-
 async function until(condition: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting: ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-async function untilCommitted(brokers: string[], groupId: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  let behind = await uncommitted(brokers, groupId);
-  while (behind.length > 0) {
-    if (Date.now() > deadline) throw new Error(`offsets not committed: ${behind.join(', ')}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    behind = await uncommitted(brokers, groupId);
   }
 }
 
@@ -106,11 +76,11 @@ describe('a broker restart mid-stream', () => {
       creates.map((c) => c.command.commandId),
       120_000,
     );
-    await untilCommitted(kafka.brokers, groupId);
+    await untilCommitted(kafka.brokers, groupId, topics);
     await until(() => bridge.bridge.ready, 'ready again once consuming');
 
     await bridge.stop();
-    expect(await uncommitted(kafka.brokers, groupId)).toEqual([]);
+    expect(await uncommitted(kafka.brokers, groupId, topics)).toEqual([]);
     await collector.stop();
   }, 180_000);
 });

@@ -16,6 +16,7 @@ import {
   EventCollector,
   uniquePrefix,
 } from '../support/bridge-harness.js';
+import { untilSettled } from '../support/settled.js';
 import {
   assertAddedInOrder,
   assertExactlyOneTerminalEach,
@@ -94,8 +95,9 @@ describe.each(['at-least-once', 'exactly-once'])('delivery mode %s', (mode) => {
       const second = await start();
       await collector.waitForTerminalEvents(load.commandIds, 120_000);
       const recoveryMs = Date.now() - restartedAt;
-      // Late duplicates would show up now, if there were any.
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      // Settled: nothing will run again, and every event published so far, late duplicates
+      // included, was read.
+      await untilSettled({ brokers, groupId, topics, collector });
 
       assertExactlyOneTerminalEach(collector, load.commandIds);
       await assertOneDraftEach(sim, load.bizIds);

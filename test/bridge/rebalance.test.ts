@@ -14,6 +14,7 @@ import {
   EventCollector,
   uniquePrefix,
 } from '../support/bridge-harness.js';
+import { untilSettled } from '../support/settled.js';
 import {
   assertAddedInOrder,
   assertExactlyOneTerminalEach,
@@ -91,7 +92,8 @@ it('when members join, leave and crash mid-stream, then every command ends once,
   // Some of these land on the killed member's partitions and wait for the survivor.
   await sender.send(last);
   await collector.waitForTerminalEvents(load.commandIds, 120_000);
-  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  // Settled: nothing will run again, and every event published so far was read.
+  await untilSettled({ brokers, groupId, topics, collector });
 
   assertExactlyOneTerminalEach(collector, load.commandIds);
   await assertOneDraftEach(sim, load.bizIds);

@@ -23,6 +23,8 @@ export interface DeadLetter {
 /** Reads the events and dead-letter topics from the beginning, as a read_committed subscriber. */
 export class EventCollector {
   readonly events: ReceivedEvent[] = [];
+  /** The offset after the last event read, per partition of the events topic. */
+  readonly positions = new Map<number, bigint>();
   readonly deadLetters: DeadLetter[] = [];
   readonly #consumer: Consumer;
   readonly #terminals = new Map<string, ReceivedEvent[]>();
@@ -111,6 +113,7 @@ export class EventCollector {
     message: { offset: string; key: Buffer | null; value: Buffer | null; headers?: IHeaders },
   ) {
     const event = decodeEvent({ headers: message.headers ?? {}, value: message.value });
+    this.positions.set(partition, BigInt(message.offset) + 1n);
     if (!event) throw new Error(`not a CloudEvent at events/${partition}@${message.offset}`);
     const data = event.data as ReceivedEvent['data'];
     const terminal = data.commandType !== undefined && isTerminal(event.type, data.commandType);

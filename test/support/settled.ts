@@ -1,0 +1,71 @@
+// When a run has settled, as facts: every command partition committed up to its end (no command
+// will run again), then the events topic read up to where it ended at that moment (every event
+// the run published, late repeats included, is in the collector). Tests check "nothing more"
+// after this, not after a sleep.
+import type { TopicNames } from '../../src/schemas/messages/index.js';
+import type { EventCollector } from './event-collector.js';
+import { harnessKafkaClient } from './harness-kafka-client.js';
+
+const POLL_MS = 100;
+
+/** Every command partition whose committed offset is behind its end, as `topic/partition`. */
+export async function uncommitted(
+  brokers: string[],
+  groupId: string,
+  topics: TopicNames,
+): Promise<string[]> {
+  const admin = harnessKafkaClient(brokers).admin();
+  await admin.connect();
+  try {
+    const behind: string[] = [];
+    for (const topic of Object.values(topics.commands)) {
+      const ends = await admin.fetchTopicOffsets(topic);
+      const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
+      for (const { partition, high } of ends) {
+        const at = committed?.partitions.find((p) => p.partition === partition)?.offset ?? '-1';
+        if (high !== '0' && at !== high) behind.push(`${topic}/${partition} at ${at} of ${high}`);
+      }
+    }
+    return behind;
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+export async function untilCommitted(
+  brokers: string[],
+  groupId: string,
+  topics: TopicNames,
+  timeoutMs = 60_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let behind = await uncommitted(brokers, groupId, topics);
+  while (behind.length > 0) {
+    if (Date.now() > deadline) throw new Error(`offsets not committed: ${behind.join(', ')}`);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    behind = await uncommitted(brokers, groupId, topics);
+  }
+}
+
+/** Every command committed to its end, then every event up to the end read by the collector. */
+export async function untilSettled(options: {
+  brokers: string[];
+  groupId: string;
+  topics: TopicNames;
+  collector: EventCollector;
+  timeoutMs?: number;
+}): Promise<void> {
+  const { brokers, groupId, topics, collector, timeoutMs = 60_000 } = options;
+  await untilCommitted(brokers, groupId, topics, timeoutMs);
+  const admin = harnessKafkaClient(brokers).admin();
+  await admin.connect();
+  const ends = await admin.fetchTopicOffsets(topics.events).finally(() => admin.disconnect());
+  await collector.waitUntil(
+    () =>
+      ends.every(
+        ({ partition, high }) => (collector.positions.get(partition) ?? 0n) >= BigInt(high),
+      ),
+    timeoutMs,
+    'the events topic read to its end',
+  );
+}
