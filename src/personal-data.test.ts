@@ -70,10 +70,10 @@ describe('maskPersonalData', () => {
   it('when the platform quotes a receiver, then the contact goes and the code, the dates and the words stay', () => {
     expect(
       maskPersonalData(
-        'createDraft rejected by the platform: 11041701 USER NOT FOUND: no active employee has MOBILE "13912345678" since 2024-05-01 10:00:00',
+        'createDraft rejected by the platform: 11041701 EMPLOYEE NOT FOUND: no active employee has MOBILE "13912345678" since 2024-05-01 10:00:00',
       ),
     ).toBe(
-      `createDraft rejected by the platform: 11041701 USER NOT FOUND: no active employee has MOBILE "${MASKED_NUMBER}" since 2024-05-01 10:00:00`,
+      `createDraft rejected by the platform: 11041701 EMPLOYEE NOT FOUND: no active employee has MOBILE "${MASKED_NUMBER}" since 2024-05-01 10:00:00`,
     );
     expect(maskPersonalData('no active employee has EMAIL "li.lei@demo-trading.example"')).toBe(
       `no active employee has EMAIL "${MASKED_EMAIL}"`,
@@ -90,5 +90,17 @@ describe('maskPersonalData', () => {
   it('when an identity number ends with X, then the X goes with it; after other numbers an X stays', () => {
     expect(maskPersonalData('id 11010519491231002X.')).toBe(`id ${MASKED_NUMBER}.`);
     expect(maskPersonalData('13912345678x2')).toBe(`${MASKED_NUMBER}x2`);
+  });
+});
+
+describe('maskPersonalData on long text', () => {
+  it('when a text is one long run of address or digit characters, then it is masked in one pass', () => {
+    expect(maskPersonalData('m'.repeat(200_000))).toBe('m'.repeat(200_000));
+    // A local part is at most 64 characters: what comes before them is text.
+    expect(maskPersonalData(`${'m'.repeat(200_000)}@example.com`)).toBe(
+      `${'m'.repeat(200_000 - 64)}${MASKED_EMAIL}`,
+    );
+    expect(maskPersonalData('123 '.repeat(50_000))).toBe(`${MASKED_NUMBER} `);
+    expect(maskPersonalData('a@'.repeat(100_000))).toBe('a@'.repeat(100_000));
   });
 });

@@ -25,10 +25,17 @@ describe('encodeEvent', () => {
         ce_source: 'signing-bridge',
         ce_subject: 'biz-1',
         ce_time: '2026-01-02T03:04:05.678Z',
+        ce_dataschema: 'urn:signing-bridge:schemas:0.2.0:events/signingbridge.reminder.sent',
         ce_correlationid: 'cmd-1',
         'content-type': 'application/json',
       },
     });
+  });
+
+  it('when a field the schema does not declare is in the data, then it is not published', () => {
+    const extra = { ...reminded, data: { ...reminded.data, receiver: { contact: '13912345678' } } };
+    const record = encodeEvent(extra as PendingEvent, address, now);
+    expect(JSON.parse(String(record.value))).toEqual(reminded.data);
   });
 
   it('gives a step of a command the same ce_id each time it is published', () => {
@@ -72,6 +79,7 @@ describe('decodeEvent', () => {
       subject: 'biz-1',
       time: '2026-01-02T03:04:05.678Z',
       correlationId: 'cmd-1',
+      dataSchema: 'urn:signing-bridge:schemas:0.2.0:events/signingbridge.reminder.sent',
       data: reminded.data,
     });
   });

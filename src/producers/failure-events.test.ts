@@ -49,7 +49,7 @@ describe('errorInfo', () => {
 
   it('when the message or a rule quotes personal data, then the event carries it masked', () => {
     const quoting = new PlatformRejected(
-      'createDraft rejected by the platform: 11041701 USER NOT FOUND: no active employee has MOBILE "13912345678" or EMAIL "li.lei@demo.example"',
+      'createDraft rejected by the platform: 11041701 EMPLOYEE NOT FOUND: no active employee has MOBILE "13912345678" or EMAIL "li.lei@demo.example"',
       { details: { ...rejected.details, platformCode: '11041701' } },
     );
     const unreadable = new RequestInvalid('bad request', {
@@ -59,7 +59,7 @@ describe('errorInfo', () => {
       },
     });
     expect(errorInfo(quoting).message).toBe(
-      'createDraft rejected by the platform: 11041701 USER NOT FOUND: no active employee has MOBILE "[number]" or EMAIL "[email]"',
+      'createDraft rejected by the platform: 11041701 EMPLOYEE NOT FOUND: no active employee has MOBILE "[number]" or EMAIL "[email]"',
     );
     expect(errorInfo(unreadable).fields).toEqual([
       { path: '(request)', rule: 'Unrecognized key: "[number]"' },
