@@ -43,7 +43,8 @@ export const DLQ_HEADERS = {
 
 /** What each header says: the AsyncAPI document is built from these. */
 export const DLQ_HEADER_DESCRIPTIONS: Record<keyof typeof DLQ_HEADERS, string> = {
-  errorCode: 'Why the record was refused: our error code (SB_ERR_COMMAND_INVALID)',
+  errorCode:
+    'Why the record was refused: our error code (SB_ERR_COMMAND_INVALID, SB_ERR_COMMAND_LIMIT_EXCEEDED)',
   errorMessage: 'What was wrong with it, and where: the fields and the rules they broke',
   sourceTopic: 'The command topic the record came from',
   sourcePartition: 'Its partition there (decimal)',
