@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EventInvalid } from '../errors.js';
 import type { PendingEvent } from '../handlers/types.js';
+import { EVENT_EXAMPLES } from '../schemas/messages/examples.js';
 import { decodeEvent, encodeEvent } from './cloud-events.js';
 
 const address = { topic: 'events', source: 'signing-bridge', bizId: 'biz-1', commandId: 'cmd-1' };
@@ -95,5 +96,19 @@ describe('decodeEvent', () => {
     ],
   ])('when a record has %s, then it is not one of ours', (_, headers) => {
     expect(decodeEvent({ headers, value: Buffer.from('{}') })).toBeUndefined();
+  });
+});
+
+describe('encodeEvent of what the platform answered', () => {
+  it('when a signatory has a status the spec does not list, then draft.created goes out with it as sent', () => {
+    const example = EVENT_EXAMPLES['signingbridge.draft.created'];
+    const [first, ...rest] = example.signatories;
+    const data = { ...example, signatories: [{ ...first, status: 'ARCHIVED' }, ...rest] };
+    const record = encodeEvent(
+      { type: 'signingbridge.draft.created', step: 'draft', data: data as never },
+      address,
+      now,
+    );
+    expect(JSON.parse(String(record.value)).signatories[0].status).toBe('ARCHIVED');
   });
 });

@@ -4,6 +4,7 @@
  * events say what the platform did; failure events say why a command ended without it.
  */
 import { z } from 'zod';
+import { answered } from '../platform/answers.js';
 import {
   ActionStatus,
   ActionType,
@@ -84,32 +85,40 @@ const signatoryFields = {
   serialNo: z.number().int().optional().describe('Its place in the signing order.'),
 };
 
-/** A signatory of a draft: who signs in which order, never their contact or identity. */
-export const DraftSignatory = z.object({
-  ...signatoryFields,
-  index: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe(
-      "Its position in the command's payload.contract.signatories; absent for one the category added.",
-    ),
-  actions: z.array(z.object({ ...actionFields, type: ActionType })),
-});
+/**
+ * A signatory of a draft: who signs in which order, never their contact or identity. Its
+ * statuses and types are the platform's, read tolerantly: a value the spec does not list is
+ * published as the platform sent it.
+ */
+export const DraftSignatory = answered(
+  z.object({
+    ...signatoryFields,
+    index: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe(
+        "Its position in the command's payload.contract.signatories; absent for one the category added.",
+      ),
+    actions: z.array(z.object({ ...actionFields, type: ActionType })),
+  }),
+);
 export type DraftSignatory = z.infer<typeof DraftSignatory>;
 
 /** The signatory add-signatory added, as the platform answered, without personal data. */
-export const AddedSignatory = z.object({
-  ...signatoryFields,
-  tenantType: TenantType.optional(),
-  actions: z.array(z.object({ ...actionFields, type: AddSignatoryActionType })),
-});
+export const AddedSignatory = answered(
+  z.object({
+    ...signatoryFields,
+    tenantType: TenantType.optional(),
+    actions: z.array(z.object({ ...actionFields, type: AddSignatoryActionType })),
+  }),
+);
 export type AddedSignatory = z.infer<typeof AddedSignatory>;
 
 export const DraftCreated = z.object({
   ...eventBase,
-  status: ContractStatus.optional(),
+  status: answered(ContractStatus).optional(),
   subject: z.string().optional().describe("The contract's title."),
   sn: z.string().optional().describe("The contract's serial number."),
   expireTime: z.string().optional().describe('When signing closes (yyyy-MM-dd HH:mm:ss).'),
