@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { EVENTS } from '../../src/schemas/messages/index.js';
-import { asyncapiParser, pythonVenv, REPO_ROOT } from '../support/outside-tools.js';
 import { type ServicePipeline, startServicePipeline } from '../support/service-pipeline.js';
+import { asyncapiParser, pythonVenv, REPO_ROOT } from '../support/tools.js';
 import { everyKindOfRecord } from './commands.js';
 
 const VALIDATOR = `${REPO_ROOT}scripts/contracts/validate-asyncapi.cjs`;

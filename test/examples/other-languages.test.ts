@@ -10,9 +10,9 @@ import { promisify, stripVTControlCharacters } from 'node:util';
 import { type PartitionerArgs, Partitioners } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { uniqueBizId } from '../handlers/support/fixtures.js';
-import { onPath, pythonVenv, REPO_ROOT } from '../support/outside-tools.js';
 import { RecordReader } from '../support/record-reader.js';
 import { type ServicePipeline, startServicePipeline } from '../support/service-pipeline.js';
+import { onPath, pythonVenv, REPO_ROOT } from '../support/tools.js';
 
 const PARTITIONS = 12;
 let pipeline: ServicePipeline;
