@@ -46,7 +46,7 @@ export const DLQ_HEADER_DESCRIPTIONS: Record<keyof typeof DLQ_HEADERS, string> =
   errorCode:
     'Why the record was refused: our error code (SB_ERR_COMMAND_INVALID, SB_ERR_COMMAND_LIMIT_EXCEEDED)',
   errorMessage: 'What was wrong with it, and where: the fields and the rules they broke',
-  sourceTopic: 'The command topic the record came from',
+  sourceTopic: 'The command topic the record was read on',
   sourcePartition: 'Its partition there (decimal)',
   sourceOffset: 'Its offset there (decimal)',
   sourceTimestamp: "The record's own timestamp (RFC 3339, UTC)",
