@@ -3,7 +3,10 @@
  * table and the producers' header constants: what it receives, what it sends, with which
  * headers and keys, on which servers, and how each topic is configured.
  */
+import { z } from 'zod';
+import { CAREFUL_KEY, OWNERSHIP_KEY_PREFIX } from '../../ledger/ledger-record.js';
 import { EVENTS, type EventType } from '../messages/events.js';
+import { CarefulRun, LedgerEntry, OwnershipMarker } from '../messages/ledger.js';
 import { COMMANDS, type TopicNames, topicNames } from '../messages/topics.js';
 import { cloudEventHeaders, deadLetterHeaders } from './asyncapi-headers.js';
 import {
@@ -96,12 +99,17 @@ const DEAD_LETTER = {
 const LEDGER_RECORD = {
   name: 'ledger-record',
   title: 'Ledger record',
-  summary: "The bridge's own state: per-bizId progress and partition ownership markers",
-  description:
-    'Internal: written and read by the bridge only, and its shape may change in any release. Keyed by bizId, or by " ownership <instance>" for a marker; a null value deletes a marker.',
-  payload: { type: ['object', 'null'] },
+  summary: "The bridge's own state: per-bizId progress, ownership markers, careful runs",
+  description: `Written and read by the bridge alone; readable by operators. A bizId's entry is keyed by the bizId, an instance's ownership marker by "${OWNERSHIP_KEY_PREFIX}<instance>", a partition's careful-run record by "${CAREFUL_KEY}"; a null value deletes a marker or a careful-run record.`,
+  payload: ledgerPayload(),
   bindings: keyBinding({ type: 'string' }),
 };
+
+function ledgerPayload(): JsonSchema {
+  const records = z.union([LedgerEntry, OwnershipMarker, CarefulRun]).nullable();
+  const { $schema: _, ...body } = z.toJSONSchema(records, { target: 'draft-7', io: 'output' });
+  return body;
+}
 
 export function asyncApiDocument(version: string, topics = topicNames()): JsonSchema {
   const commands = commandChannels(topics);
