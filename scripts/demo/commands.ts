@@ -6,8 +6,13 @@
  */
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { z } from 'zod';
-import type { COMMANDS, CommandType, EventType } from '../../src/schemas/messages/index.js';
-import type { Action, Contract, Signatory } from '../../src/schemas/platform/resources.js';
+import type {
+  COMMANDS,
+  CommandType,
+  DraftSignatory,
+  EventType,
+} from '../../src/schemas/messages/index.js';
+import type { Action, Signatory } from '../../src/schemas/platform/resources.js';
 
 export interface StoryCommand {
   readonly type: CommandType;
@@ -161,12 +166,17 @@ export function malformedApproval(meta: Meta): StoryCommand {
 }
 
 /** Positions need the ids the platform gave the draft's signatories and the document. */
-export function initiateSupply(meta: Meta, draft: Contract, documentId: string): StoryCommand {
-  const buyer = draft.signatories?.find((s) => s.tenantType === 'COMPANY');
-  const supplier = draft.signatories?.find((s) => s.tenantType === 'PERSONAL');
+/** `signatories` are the draft's, as its draft.created event lists them. */
+export function initiateSupply(
+  meta: Meta,
+  signatories: readonly DraftSignatory[],
+  documentId: string,
+): StoryCommand {
+  const buyer = signatories.find((s) => s.tenantType === 'COMPANY');
+  const supplier = signatories.find((s) => s.tenantType === 'PERSONAL');
   const payload: Payload<'initiate'> = {
     stampers: [
-      { type: 'COMPANY', actionId: buyer?.actions?.[0]?.id, documentId, keyword: 'BUYER-SEAL' },
+      { type: 'COMPANY', actionId: buyer?.actions[0]?.id, documentId, keyword: 'BUYER-SEAL' },
       { type: 'PERSONAL', signatoryId: supplier?.id, documentId, keyword: 'SUPPLIER-SEAL' },
     ],
   };

@@ -13,14 +13,15 @@ export function eventDetail(type: string, data: Data): string {
       return `${contract}, ${documents}, ${data.initiated ? 'initiated' : 'a draft'}`;
     }
     case 'signingbridge.approval.recorded':
-      return `${data.pass ? 'passed' : 'refused'}${data.comment ? `: "${data.comment}"` : ''}`;
+      return data.pass ? 'passed' : 'refused';
     case 'signingbridge.reminder.sent':
       return data.signatoryId
         ? `signatory ${data.signatoryId} reminded`
         : 'whoever signs now reminded';
     case 'signingbridge.signatory.added': {
-      const signatory = data.signatory as { id?: string; tenantName?: string; status?: string };
-      return `signatory ${signatory.id} "${signatory.tenantName}" ${signatory.status ?? ''}`.trim();
+      const signatory = data.signatory as { id?: string; tenantType?: string; status?: string };
+      const what = signatory.tenantType === 'PERSONAL' ? 'an individual' : 'a company';
+      return `signatory ${signatory.id}, ${what}, ${signatory.status ?? ''}`.trim();
     }
     default:
       return data.error ? failure(data) : contract;

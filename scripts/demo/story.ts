@@ -3,8 +3,7 @@
  * malformed command among them. Commands that need an earlier outcome (an approval needs the
  * initiated contract, positions need the platform's ids) go out only once its event arrived.
  */
-import type { EventType } from '../../src/schemas/messages/index.js';
-import type { Contract } from '../../src/schemas/platform/resources.js';
+import type { DraftSignatory, EventType } from '../../src/schemas/messages/index.js';
 import type { AdminClient, ContractRecord } from '../../src/simulator/index.js';
 import type { EventArrival } from './arrivals.js';
 import {
@@ -103,7 +102,8 @@ export async function runStory(deps: StoryDeps): Promise<StoryResult> {
     ],
   );
 
-  const draft = stepData(io, createdSupply, 'signingbridge.draft.created').contract as Contract;
+  const draft = stepData(io, createdSupply, 'signingbridge.draft.created')
+    .signatories as DraftSignatory[];
   const termsId = endingOf(io, terms).data.documentId as string;
   const leaseDocuments = endingOf(io, createdLease).data.documentIds as string[];
   await act('The supply agreement is initiated; a guarantor joins the lease', [

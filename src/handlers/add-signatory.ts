@@ -5,6 +5,7 @@
 import { addressOf } from './address.js';
 import { announce } from './announce.js';
 import type { HandlerDeps } from './deps.js';
+import { addedSignatoryView } from './event-views.js';
 import { stepEvent } from './events.js';
 import { settle } from './settle.js';
 import type { Handler } from './types.js';
@@ -20,7 +21,7 @@ export function addSignatory({ client }: HandlerDeps): Handler<'add-signatory'> 
       const signatory = await client.addSignatory(request, { signal });
       return stepEvent(context, STEP, 'signingbridge.signatory.added', {
         contractId: command.payload.contractId,
-        signatory,
+        signatory: addedSignatoryView(signatory),
       });
     });
 }

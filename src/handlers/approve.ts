@@ -20,11 +20,8 @@ export function approve({ client }: HandlerDeps): Handler<'approve'> {
       await announce(context, STEP);
       const request = { ...command.payload, ...addressOf(command), tenantName: command.tenantName };
       await client.approveContract(request, { signal });
-      const { contractId, pass, comment } = command.payload;
-      return stepEvent(context, STEP, 'signingbridge.approval.recorded', {
-        contractId,
-        pass,
-        comment,
-      });
+      // The comment is the approver's free text: the producer has it, subscribers need not.
+      const { contractId, pass } = command.payload;
+      return stepEvent(context, STEP, 'signingbridge.approval.recorded', { contractId, pass });
     });
 }

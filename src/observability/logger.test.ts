@@ -63,3 +63,30 @@ describe('createLogger', () => {
     expect(lines[0]).toMatchObject({ commandId: 'c-1', bizId: 'b-1', type: 'remind', msg: 'done' });
   });
 });
+
+describe('personal data in log lines', () => {
+  it('when an error quoting a mobile number and an e-mail address is logged, then its message, stack and details are masked and its ids kept', () => {
+    const { log, lines } = capture();
+    const error = Object.assign(new Error('no active employee has MOBILE "13912345678"'), {
+      details: {
+        contractId: '3141592653589793239',
+        platformMessage: 'receiver li.lei@demo.example not found',
+      },
+    });
+    log.error({ err: error }, 'command failed for 13912345678');
+    const text = JSON.stringify(lines);
+    expect(text).not.toMatch(/13912345678|li\.lei@demo\.example/);
+    expect(lines[0]).toMatchObject({
+      msg: 'command failed for [number]',
+      err: {
+        message: 'no active employee has MOBILE "[number]"',
+        details: {
+          contractId: '3141592653589793239',
+          platformMessage: 'receiver [email] not found',
+        },
+      },
+    });
+    const err = lines[0]?.err as { stack?: string } | undefined;
+    expect(err?.stack).toContain('MOBILE "[number]"');
+  });
+});

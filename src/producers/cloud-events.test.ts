@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EventInvalid } from '../errors.js';
 import type { PendingEvent } from '../handlers/types.js';
+import { EVENT_EXAMPLES } from '../schemas/messages/examples.js';
 import { decodeEvent, encodeEvent } from './cloud-events.js';
 
 const address = { topic: 'events', source: 'signing-bridge', bizId: 'biz-1', commandId: 'cmd-1' };
@@ -25,10 +26,17 @@ describe('encodeEvent', () => {
         ce_source: 'signing-bridge',
         ce_subject: 'biz-1',
         ce_time: '2026-01-02T03:04:05.678Z',
+        ce_dataschema: 'urn:signing-bridge:schemas:0.2.0:events/signingbridge.reminder.sent',
         ce_correlationid: 'cmd-1',
         'content-type': 'application/json',
       },
     });
+  });
+
+  it('when a field the schema does not declare is in the data, then it is not published', () => {
+    const extra = { ...reminded, data: { ...reminded.data, receiver: { contact: '13912345678' } } };
+    const record = encodeEvent(extra as PendingEvent, address, now);
+    expect(JSON.parse(String(record.value))).toEqual(reminded.data);
   });
 
   it('gives a step of a command the same ce_id each time it is published', () => {
@@ -72,6 +80,7 @@ describe('decodeEvent', () => {
       subject: 'biz-1',
       time: '2026-01-02T03:04:05.678Z',
       correlationId: 'cmd-1',
+      dataSchema: 'urn:signing-bridge:schemas:0.2.0:events/signingbridge.reminder.sent',
       data: reminded.data,
     });
   });
@@ -87,5 +96,19 @@ describe('decodeEvent', () => {
     ],
   ])('when a record has %s, then it is not one of ours', (_, headers) => {
     expect(decodeEvent({ headers, value: Buffer.from('{}') })).toBeUndefined();
+  });
+});
+
+describe('encodeEvent of what the platform answered', () => {
+  it('when a signatory has a status the spec does not list, then draft.created goes out with it as sent', () => {
+    const example = EVENT_EXAMPLES['signingbridge.draft.created'];
+    const [first, ...rest] = example.signatories;
+    const data = { ...example, signatories: [{ ...first, status: 'ARCHIVED' }, ...rest] };
+    const record = encodeEvent(
+      { type: 'signingbridge.draft.created', step: 'draft', data: data as never },
+      address,
+      now,
+    );
+    expect(JSON.parse(String(record.value)).signatories[0].status).toBe('ARCHIVED');
   });
 });

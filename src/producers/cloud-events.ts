@@ -7,10 +7,41 @@ import { EventInvalid } from '../errors.js';
 import type { PendingEvent } from '../handlers/types.js';
 import type { InboundRecord, OutboundRecord, RecordHeaders } from '../kafka/index.js';
 import { invalidFields } from '../schemas/issues.js';
-import { EVENTS, type EventType, eventId } from '../schemas/messages/index.js';
+import { EVENTS, type EventType, eventId, schemaId } from '../schemas/messages/index.js';
 
 export const SPEC_VERSION = '1.0';
 export const CONTENT_TYPE = 'application/json';
+
+/** The headers of an event, by CloudEvents attribute: the AsyncAPI document is built from these. */
+export const CE_HEADERS = {
+  specVersion: 'ce_specversion',
+  id: 'ce_id',
+  type: 'ce_type',
+  source: 'ce_source',
+  subject: 'ce_subject',
+  time: 'ce_time',
+  dataSchema: 'ce_dataschema',
+  correlationId: 'ce_correlationid',
+  contentType: 'content-type',
+} as const;
+
+export const CE_HEADER_DESCRIPTIONS: Record<keyof typeof CE_HEADERS, string> = {
+  specVersion: 'CloudEvents version: 1.0',
+  id: '<commandId>/<step>: the same on every publication of one step of one command',
+  type: 'The event type: its data schema and whether it ends the command',
+  source: 'The bridge that published it (EVENT_SOURCE setting)',
+  subject:
+    'The bizId, as the record key. Absent when no bizId could be read: a command.rejected of a record without a key and without a readable bizId, whose key is then null',
+  time: 'When the event was published (RFC 3339, UTC)',
+  dataSchema:
+    "The $id of the data's JSON Schema (urn:signing-bridge:schemas:<version>:events/<type>)",
+  correlationId:
+    'The commandId; for a rejected record without a readable commandId, <topic>/<partition>/<offset>',
+  contentType: 'application/json: the value is the event data as JSON (UTF-8)',
+};
+
+/** Headers an event may lack: only ce_subject, when there is no bizId to put there. */
+export const OPTIONAL_CE_HEADERS: ReadonlyArray<keyof typeof CE_HEADERS> = ['subject'];
 
 export interface EventAddress {
   readonly topic: string;
@@ -35,15 +66,16 @@ export function encodeEvent(
     });
   }
   const headers: Record<string, string> = {
-    ce_specversion: SPEC_VERSION,
-    ce_id: eventId(address.commandId, event.step),
-    ce_type: event.type,
-    ce_source: address.source,
-    ce_time: now.toISOString(),
-    ce_correlationid: address.commandId,
-    'content-type': CONTENT_TYPE,
+    [CE_HEADERS.specVersion]: SPEC_VERSION,
+    [CE_HEADERS.id]: eventId(address.commandId, event.step),
+    [CE_HEADERS.type]: event.type,
+    [CE_HEADERS.source]: address.source,
+    [CE_HEADERS.time]: now.toISOString(),
+    [CE_HEADERS.dataSchema]: schemaId('events', event.type),
+    [CE_HEADERS.correlationId]: address.commandId,
+    [CE_HEADERS.contentType]: CONTENT_TYPE,
   };
-  if (address.bizId !== undefined) headers.ce_subject = address.bizId;
+  if (address.bizId !== undefined) headers[CE_HEADERS.subject] = address.bizId;
   return {
     topic: address.topic,
     key: address.bizId ?? null,
@@ -59,6 +91,7 @@ export interface CloudEvent {
   readonly subject: string | undefined;
   readonly time: string;
   readonly correlationId: string | undefined;
+  readonly dataSchema: string | undefined;
   readonly data: unknown;
 }
 
@@ -67,8 +100,9 @@ export function decodeEvent(
   record: Pick<InboundRecord, 'headers' | 'value'>,
 ): CloudEvent | undefined {
   const header = (name: string) => headerText(record.headers, name);
-  const [id, type, source, time] = ['ce_id', 'ce_type', 'ce_source', 'ce_time'].map(header);
-  if (header('ce_specversion') !== SPEC_VERSION || !id || !source || !time) return undefined;
+  const { id: ID, type: TYPE, source: SOURCE, time: TIME } = CE_HEADERS;
+  const [id, type, source, time] = [ID, TYPE, SOURCE, TIME].map(header);
+  if (header(CE_HEADERS.specVersion) !== SPEC_VERSION || !id || !source || !time) return undefined;
   if (type === undefined || !(type in EVENTS) || record.value === null) return undefined;
   let data: unknown;
   try {
@@ -76,9 +110,10 @@ export function decodeEvent(
   } catch {
     return undefined;
   }
-  const subject = header('ce_subject');
-  const correlationId = header('ce_correlationid');
-  return { id, type: type as EventType, source, subject, time, correlationId, data };
+  const subject = header(CE_HEADERS.subject);
+  const correlationId = header(CE_HEADERS.correlationId);
+  const dataSchema = header(CE_HEADERS.dataSchema);
+  return { id, type: type as EventType, source, subject, time, correlationId, dataSchema, data };
 }
 
 export function headerText(headers: RecordHeaders, name: string): string | undefined {

@@ -41,6 +41,27 @@ export const DLQ_HEADERS = {
   originalValueBytes: 'dlq-original-value-bytes',
 } as const;
 
+/** What each header says: the AsyncAPI document is built from these. */
+export const DLQ_HEADER_DESCRIPTIONS: Record<keyof typeof DLQ_HEADERS, string> = {
+  errorCode:
+    'Why the record was refused: our error code (SB_ERR_COMMAND_INVALID, SB_ERR_COMMAND_LIMIT_EXCEEDED)',
+  errorMessage: 'What was wrong with it, and where: the fields and the rules they broke',
+  sourceTopic: 'The command topic the record was read on',
+  sourcePartition: 'Its partition there (decimal)',
+  sourceOffset: 'Its offset there (decimal)',
+  sourceTimestamp: "The record's own timestamp (RFC 3339, UTC)",
+  failedAt: 'When the bridge refused it (RFC 3339, UTC)',
+  truncated:
+    'Only on a copy cut to fit: what was left out or cut, comma-separated (headers, key, value)',
+  originalValueBytes: 'Only when the value was cut: the size of the original value (decimal)',
+};
+
+/** Headers a dead letter has only when it was cut to fit. */
+export const OPTIONAL_DLQ_HEADERS: ReadonlyArray<keyof typeof DLQ_HEADERS> = [
+  'truncated',
+  'originalValueBytes',
+];
+
 export interface DeadLetterLimits {
   /** The dead-letter topic's max.message.bytes. */
   readonly maxRecordBytes: number;

@@ -46,6 +46,25 @@ describe('errorInfo', () => {
       fields: [{ path: 'subject', rule: 'required' }],
     });
   });
+
+  it('when the message or a rule quotes personal data, then the event carries it masked', () => {
+    const quoting = new PlatformRejected(
+      'createDraft rejected by the platform: 11041701 EMPLOYEE NOT FOUND: no active employee has MOBILE "13912345678" or EMAIL "li.lei@demo.example"',
+      { details: { ...rejected.details, platformCode: '11041701' } },
+    );
+    const unreadable = new RequestInvalid('bad request', {
+      details: {
+        operation: 'createDraft',
+        fields: [{ path: '(request)', rule: 'Unrecognized key: "13912345678"' }],
+      },
+    });
+    expect(errorInfo(quoting).message).toBe(
+      'createDraft rejected by the platform: 11041701 EMPLOYEE NOT FOUND: no active employee has MOBILE "[number]" or EMAIL "[email]"',
+    );
+    expect(errorInfo(unreadable).fields).toEqual([
+      { path: '(request)', rule: 'Unrecognized key: "[number]"' },
+    ]);
+  });
 });
 
 describe('failure events', () => {

@@ -4,6 +4,7 @@
  */
 import { PlatformRejected, type SigningBridgeError } from '../errors.js';
 import type { PendingEvent } from '../handlers/types.js';
+import { maskPersonalData } from '../personal-data.js';
 import type { CommandType, ErrorInfo, EventData } from '../schemas/messages/index.js';
 import { excerpt, ID_EXCERPT_MAX_CHARS, MESSAGE_EXCERPT_MAX_CHARS } from './excerpt.js';
 
@@ -23,11 +24,12 @@ export interface RecordSource {
   readonly offset: string;
 }
 
+/** Messages quote what the platform refused, personal data included: they go out masked. */
 export function errorInfo(error: SigningBridgeError<object>): ErrorInfo {
   const info: ErrorInfo = {
     code: error.code,
     name: error.name,
-    message: excerpt(error.message, MESSAGE_EXCERPT_MAX_CHARS),
+    message: excerpt(maskPersonalData(error.message), MESSAGE_EXCERPT_MAX_CHARS),
     retryable: error.retryable,
   };
   if (error instanceof PlatformRejected) {
@@ -41,7 +43,7 @@ export function errorInfo(error: SigningBridgeError<object>): ErrorInfo {
   if (Array.isArray(fields)) {
     info.fields = fields.slice(0, MAX_ERROR_FIELDS).map(({ path, rule }) => ({
       path: excerpt(path, ID_EXCERPT_MAX_CHARS),
-      rule: excerpt(rule, ID_EXCERPT_MAX_CHARS),
+      rule: excerpt(maskPersonalData(rule), ID_EXCERPT_MAX_CHARS),
     }));
     const omitted = fieldsOmitted + fields.length - info.fields.length;
     if (omitted > 0) info.fieldsOmitted = omitted;

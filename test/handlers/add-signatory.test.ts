@@ -19,7 +19,7 @@ const newcomer = {
 };
 
 describe('add-signatory', () => {
-  it('when the category allows sending on, then the signatory is added and signatory.added carries its id', async () => {
+  it('when the category allows sending on, then the signatory is added and signatory.added carries its id and status, not their name or contact', async () => {
     const { bizId, contractId } = await createContract(bench);
     const event = terminal(
       await bench.run('add-signatory', {
@@ -31,8 +31,11 @@ describe('add-signatory', () => {
     expect(record.signatories).toHaveLength(3);
     expect(event).toMatchObject({
       type: 'signingbridge.signatory.added',
-      data: { contractId, signatory: { id: record.signatories[2]?.id, tenantName: 'Late Signer' } },
+      data: { contractId, signatory: { id: record.signatories[2]?.id, tenantType: 'PERSONAL' } },
     });
+    const published = JSON.stringify(event);
+    expect(published).not.toContain('Late Signer');
+    expect(published).not.toContain(newcomer.receiver.contact);
   });
 });
 

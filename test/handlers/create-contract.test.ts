@@ -83,6 +83,35 @@ describe('create-contract', () => {
     expect(ledger.published[2]?.data).toMatchObject({ index: 1, title: 'NDA' });
   });
 
+  it('when the draft is created, then draft.created lists its signatories by id, type, status and place in the command, without names or contacts of individuals', async () => {
+    const bizId = uniqueBizId('draft-view');
+    const ledger = new MemoryLedger();
+    const command = await fullCommand(bizId);
+    await bench.run('create-contract', command, ledger);
+
+    const record = await bench.sim.admin.contract({ bizId });
+    const [company, individual] = record.signatories;
+    const draft = ledger.published.find((e) => e.type === 'signingbridge.draft.created');
+    expect(draft?.data).toMatchObject({
+      contractId: record.id,
+      subject: `Contract ${bizId}`,
+      signatories: [
+        {
+          index: 0,
+          id: company?.id,
+          tenantType: 'COMPANY',
+          tenantName: command.payload.contract.signatories[0]?.tenantName,
+          actions: [{ id: company?.actions[0]?.id, type: 'COMPANY' }],
+        },
+        { index: 1, id: individual?.id, tenantType: 'PERSONAL', actions: [] },
+      ],
+    });
+    const published = JSON.stringify(draft);
+    expect(published).not.toContain('Person 1');
+    expect(published).not.toContain(person(1).receiver.contact);
+    expect(published).not.toMatch(/receiver|userAuthInfo|contact|operators/);
+  });
+
   it('when initiate is not asked, then the contract stays a draft with its documents', async () => {
     const bizId = uniqueBizId('draft-only');
     const command = await fullCommand(bizId);

@@ -1,4 +1,5 @@
 import { defaultBridgeSettings } from '../../consumers/settings.js';
+import { DEFAULT_TOPIC_PARTITIONS } from '../../schemas/messages/topic-settings.js';
 import { DEFAULT_TOPIC_PREFIX } from '../../schemas/messages/topics.js';
 import { brokers, integer, oneOf, optionalTopicName, text, topicPrefix } from '../parsers.js';
 import type { Variable } from '../variable.js';
@@ -57,7 +58,7 @@ export const TOPICS = [
     name: 'TOPIC_PARTITIONS',
     group: 'Topics',
     schema: integer({ min: 1, max: 10_000 }),
-    default: '12',
+    default: String(DEFAULT_TOPIC_PARTITIONS),
     description:
       'Partitions of the topics the bridge creates when they are missing. Command topics and the ledger must all have the same count, which bounds how many instances do work.',
   },

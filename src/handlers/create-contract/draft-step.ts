@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { HandlerDeps } from '../deps.js';
+import { draftView } from '../event-views.js';
 import { stepEvent } from '../events.js';
 import { draftAlreadyCreated } from '../reconcile.js';
 import type { CommandContext } from '../types.js';
@@ -41,7 +42,7 @@ export function draftStep(
       );
       const event = stepEvent(context, DRAFT_STEP, 'signingbridge.draft.created', {
         contractId: contract.id,
-        contract,
+        ...draftView(contract, signatories),
       });
       return {
         result: { contractId: contract.id, signatories, reconciled: false },

@@ -20,6 +20,7 @@ import {
   locationRule,
   StamperFields,
 } from '../platform/resources.js';
+import { strictDeep } from './strict.js';
 
 /** Inline files stay small: a Kafka message is 1 MB by default, and base64 adds a third. */
 export const INLINE_FILE_MAX_BYTES = 512 * 1024;
@@ -147,7 +148,8 @@ export const ApprovePayload = ApproveContractFields.omit(withoutAddress);
 export const RemindPayload = RemindSignatoriesFields.omit(withoutAddress);
 export const AddSignatoryPayload = AddSignatoryFields.omit(withoutAddress);
 
-const command = <P extends z.ZodType>(payload: P) => z.object({ ...commandMeta, payload });
+const command = <P extends z.ZodType>(payload: P) =>
+  z.strictObject({ ...commandMeta, payload: strictDeep(payload) });
 
 export const CreateContractCommand = command(CreateContractPayload);
 export const AddDocumentCommand = command(AddDocumentPayload);

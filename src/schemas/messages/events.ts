@@ -4,7 +4,15 @@
  * events say what the platform did; failure events say why a command ended without it.
  */
 import { z } from 'zod';
-import { AddSignatoryResult, CreateDraftResult } from '../platform/operations.js';
+import { answered } from '../platform/answers.js';
+import {
+  ActionStatus,
+  ActionType,
+  AddSignatoryActionType,
+  ContractStatus,
+  SignatoryStatus,
+  TenantType,
+} from '../platform/primitives.js';
 
 export const COMMAND_TYPES = [
   'create-contract',
@@ -17,82 +25,167 @@ export const COMMAND_TYPES = [
 export const CommandType = z.enum(COMMAND_TYPES);
 export type CommandType = z.infer<typeof CommandType>;
 
+/**
+ * Said by every event schema: events go to every subscriber for the topic's whole retention, so
+ * they carry ids, statuses, titles, counts and codes, and never a person's name, contact (mobile
+ * number, e-mail address), identity or bank number. Text quoted from the platform is masked.
+ */
+export const PERSONAL_DATA_NOTE =
+  'Carries no personal data: no names of individuals, contact values, identity or bank numbers.';
+
 const eventBase = {
-  commandId: z.string(),
-  bizId: z.string(),
-  commandType: CommandType,
-  contractId: z.string().optional(),
+  commandId: z.string().describe('The command this event is about (its idempotency key).'),
+  bizId: z.string().describe("The contract's business id: the record key and ce_subject."),
+  commandType: CommandType.describe('The type of that command.'),
+  contractId: z.string().optional().describe("The platform's contract id, once known."),
 };
 
 /** A failure, as subscribers see it: our stable code or the platform's, and what to do. */
-export const ErrorInfo = z.object({
-  code: z.string(),
-  name: z.string(),
-  message: z.string(),
-  retryable: z.boolean(),
-  platformCode: z.string().optional(),
-  platformName: z.string().optional(),
-  /** The first few fields a rejection or refusal concerns... */
-  fields: z.array(z.object({ path: z.string(), rule: z.string() })).optional(),
-  /** ...and how many more there were. */
-  fieldsOmitted: z.number().int().min(1).optional(),
-});
+export const ErrorInfo = z
+  .object({
+    code: z.string().describe('Our stable error code, SB_ERR_<AREA>_<WHAT>.'),
+    name: z.string().describe('The error class.'),
+    message: z
+      .string()
+      .describe(
+        'What went wrong and what to do. Personal data quoted by the platform is masked: e-mail addresses as [email], phone, card and identity numbers (9 digits or more) as [number].',
+      ),
+    retryable: z.boolean().describe('Whether sending the command again may succeed as it is.'),
+    platformCode: z.string().optional().describe("The platform's business code, when it refused."),
+    platformName: z.string().optional().describe("That code's name in the platform's table."),
+    fields: z
+      .array(z.object({ path: z.string(), rule: z.string() }))
+      .optional()
+      .describe('The first fields that broke a rule, and the rule; never their values.'),
+    fieldsOmitted: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('How many more fields broke a rule than `fields` names.'),
+  })
+  .describe('Why the command ended without the platform doing what it asked.');
 export type ErrorInfo = z.infer<typeof ErrorInfo>;
 
-export const DraftCreated = z.object({ ...eventBase, contract: CreateDraftResult });
+const actionFields = {
+  id: z.string().optional().describe("The platform's action id (an initiate position's actionId)."),
+  status: ActionStatus.optional(),
+  name: z.string().optional().describe("The action's title."),
+  serialNo: z.number().int().optional().describe("Its place in the signatory's flow."),
+};
+
+const signatoryFields = {
+  id: z.string().optional().describe("The platform's signatory id (remind's signatoryId)."),
+  tenantType: TenantType,
+  tenantName: z
+    .string()
+    .optional()
+    .describe("The company's name, for a COMPANY signatory; never an individual's name."),
+  status: SignatoryStatus.optional(),
+  serialNo: z.number().int().optional().describe('Its place in the signing order.'),
+};
+
+/**
+ * A signatory of a draft: who signs in which order, never their contact or identity. Its
+ * statuses and types are the platform's, read tolerantly: a value the spec does not list is
+ * published as the platform sent it.
+ */
+export const DraftSignatory = answered(
+  z.object({
+    ...signatoryFields,
+    index: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe(
+        "Its position in the command's payload.contract.signatories; absent for one the category added.",
+      ),
+    actions: z.array(z.object({ ...actionFields, type: ActionType })),
+  }),
+);
+export type DraftSignatory = z.infer<typeof DraftSignatory>;
+
+/** The signatory add-signatory added, as the platform answered, without personal data. */
+export const AddedSignatory = answered(
+  z.object({
+    ...signatoryFields,
+    tenantType: TenantType.optional(),
+    actions: z.array(z.object({ ...actionFields, type: AddSignatoryActionType })),
+  }),
+);
+export type AddedSignatory = z.infer<typeof AddedSignatory>;
+
+export const DraftCreated = z.object({
+  ...eventBase,
+  status: answered(ContractStatus).optional(),
+  subject: z.string().optional().describe("The contract's title."),
+  sn: z.string().optional().describe("The contract's serial number."),
+  expireTime: z.string().optional().describe('When signing closes (yyyy-MM-dd HH:mm:ss).'),
+  category: z
+    .object({ id: z.string().optional(), name: z.string().optional() })
+    .optional()
+    .describe('The contract category the platform filed it under.'),
+  signatories: z.array(DraftSignatory).describe('In the order the platform signs them.'),
+});
 export const DocumentAdded = z.object({
   ...eventBase,
-  documentId: z.string(),
-  title: z.string(),
-  /** Position of the document in a create-contract command; absent for add-document. */
-  index: z.number().int().min(0).optional(),
+  documentId: z.string().describe("The platform's id of the document."),
+  title: z.string().describe("The document's title."),
+  index: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('Position of the document in a create-contract command; absent for add-document.'),
 });
 export const ContractInitiated = z.object({ ...eventBase });
 export const ApprovalRecorded = z.object({
   ...eventBase,
-  pass: z.boolean(),
-  comment: z.string().optional(),
+  pass: z.boolean().describe('true: approved; false: refused.'),
 });
 export const ReminderSent = z.object({
   ...eventBase,
-  signatoryId: z.string().optional(),
+  signatoryId: z.string().optional().describe('The signatory reminded; absent: whoever signs now.'),
   onlySigning: z.boolean(),
 });
-export const SignatoryAdded = z.object({ ...eventBase, signatory: AddSignatoryResult });
+export const SignatoryAdded = z.object({ ...eventBase, signatory: AddedSignatory });
 export const ContractCreated = z.object({
   ...eventBase,
-  documentIds: z.array(z.string()),
-  initiated: z.boolean(),
-  /**
-   * True when a step's outcome was unknown after a crash or timeout and was settled by the
-   * platform's answer to the retry (1112 for the draft, 1101 for initiation); contractId may
-   * then be absent, and the contract is addressed by bizId.
-   */
-  reconciled: z.boolean(),
+  documentIds: z.array(z.string()).describe("The documents' ids, in the command's order."),
+  initiated: z.boolean().describe('Whether the contract was initiated (signatories notified).'),
+  reconciled: z
+    .boolean()
+    .describe(
+      "True when a step's outcome was unknown after a crash or timeout and was settled by the platform's answer to the retry (1112 for the draft, 1101 for initiation); contractId may then be absent, and the contract is addressed by bizId.",
+    ),
 });
 
 /** The command could not be read or broke a rule; a copy went to the dead-letter topic. */
 export const CommandRejected = z.object({
-  commandId: z.string().optional(),
-  bizId: z.string().optional(),
-  commandType: CommandType,
+  commandId: z.string().optional().describe('The commandId, when one could be read.'),
+  bizId: z.string().optional().describe('The bizId, when one could be read (else the key).'),
+  commandType: CommandType.describe('The type of command its topic carries.'),
   error: ErrorInfo,
-  source: z.object({ topic: z.string(), partition: z.number().int(), offset: z.string() }),
+  source: z
+    .object({ topic: z.string(), partition: z.number().int(), offset: z.string() })
+    .describe('Where the record is: its copy in the dead-letter topic says the same.'),
 });
+const failedStep = z.string().describe('The step that failed (draft, document:0, initiate, ...).');
 /** The platform refused a step with a business code; retrying would change nothing. */
-export const CommandFailed = z.object({ ...eventBase, step: z.string(), error: ErrorInfo });
+export const CommandFailed = z.object({ ...eventBase, step: failedStep, error: ErrorInfo });
 /** A step kept failing transiently until the retry budget ran out. */
 export const CommandGaveUp = z.object({
   ...eventBase,
-  step: z.string(),
-  attempts: z.number().int().min(1),
+  step: failedStep,
+  attempts: z.number().int().min(1).describe('How many times the step was tried.'),
   error: ErrorInfo,
 });
 /** The contract the command addresses did not appear within the configured wait. */
 export const PreconditionTimedOut = z.object({
   ...eventBase,
-  step: z.string(),
-  waitedMs: z.number().int().min(0),
+  step: failedStep,
+  waitedMs: z.number().int().min(0).describe('How long the contract was waited for.'),
   error: ErrorInfo,
 });
 

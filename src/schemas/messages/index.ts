@@ -1,4 +1,6 @@
 export * from './commands.js';
+export * from './contract-version.js';
 export * from './events.js';
 export * from './ledger.js';
+export * from './topic-settings.js';
 export * from './topics.js';

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs the pinned @asyncapi/parser (the AsyncAPI Initiative's own validator) from npm into
+# .tools/asyncapi, outside the project's dependencies, and prints that folder on stdout.
+# Idempotent: when that version is installed, it only prints the folder.
+set -euo pipefail
+
+readonly PARSER_VERSION=3.6.3
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+dir="$root/.tools/asyncapi"
+stamp="$dir/.installed"
+
+if [[ -f "$stamp" && "$(cat "$stamp")" == "$PARSER_VERSION" ]]; then
+  echo "$dir"
+  exit 0
+fi
+
+echo "asyncapi-parser: installing @asyncapi/parser@$PARSER_VERSION into $dir..." >&2
+rm -rf "$dir"
+mkdir -p "$dir"
+echo '{ "private": true }' >"$dir/package.json"
+npm install --prefix "$dir" --no-audit --no-fund --loglevel=error "@asyncapi/parser@$PARSER_VERSION" >&2
+echo "$PARSER_VERSION" >"$stamp"
+echo "$dir"

@@ -1,0 +1,31 @@
+/**
+ * How the topics are meant to be configured: what the AsyncAPI document states in its Kafka
+ * bindings and what a platform team creates. The ledger's settings keep it small and its
+ * restore short: compaction soon after a segment rolls (hourly), and within a day at the latest.
+ */
+
+/** TOPIC_PARTITIONS' default: command topics and the ledger share one partition count. */
+export const DEFAULT_TOPIC_PARTITIONS = 12;
+/** Replicas per partition on a production cluster (the bridge itself takes the broker's default). */
+export const RECOMMENDED_REPLICAS = 3;
+
+const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+
+export type TopicRole = 'commands' | 'events' | 'deadLetter' | 'ledger';
+
+/** Topic configuration entries by role, as Kafka names them. */
+export const TOPIC_CONFIGS = {
+  commands: { 'cleanup.policy': 'delete', 'retention.ms': WEEK_MS },
+  events: { 'cleanup.policy': 'delete', 'retention.ms': WEEK_MS },
+  deadLetter: { 'cleanup.policy': 'delete', 'retention.ms': WEEK_MS },
+  ledger: {
+    'cleanup.policy': 'compact',
+    'segment.ms': HOUR_MS,
+    'min.cleanable.dirty.ratio': 0.1,
+    'min.compaction.lag.ms': 0,
+    'max.compaction.lag.ms': DAY_MS,
+    'delete.retention.ms': DAY_MS,
+  },
+} as const satisfies Record<TopicRole, Record<string, string | number>>;
