@@ -25,6 +25,7 @@ import {
   forwardedCopy,
   ID_EXCERPT_MAX_CHARS,
   type Outbox,
+  producedAt,
   rejectedEvent,
 } from '../producers/index.js';
 import type { Command, StepRecord, TopicNames } from '../schemas/messages/index.js';
@@ -108,11 +109,12 @@ export class CommandPublisher {
     { deadLetter: withDeadLetter = true } = {},
   ): Promise<void> {
     const { error, commandId, bizId } = rejection;
-    const { topic, partition, offset } = job.record;
+    const source = producedAt(job.record);
+    const { topic, partition, offset } = source;
     const ref = { commandId, bizId, commandType: job.type };
     // What a broken record holds may be of any length: the event carries bounded excerpts.
     const subject = bizId ?? (job.record.key ? job.key : undefined);
-    const event = encodeEvent(rejectedEvent(ref, error, { topic, partition, offset }), {
+    const event = encodeEvent(rejectedEvent(ref, error, source), {
       topic: this.#options.topics.events,
       source: this.#options.source,
       bizId: subject === undefined ? undefined : excerpt(subject, ID_EXCERPT_MAX_CHARS),

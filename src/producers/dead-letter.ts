@@ -26,6 +26,7 @@ import {
   ID_EXCERPT_MAX_CHARS,
   MESSAGE_EXCERPT_MAX_CHARS,
 } from './excerpt.js';
+import { producedAt } from './forwarded-copy.js';
 
 export const DLQ_HEADERS = {
   errorCode: 'dlq-error-code',
@@ -47,7 +48,8 @@ export const DLQ_HEADER_DESCRIPTIONS: Record<keyof typeof DLQ_HEADERS, string> =
     'Why the record was refused: our error code (SB_ERR_COMMAND_INVALID, SB_ERR_COMMAND_LIMIT_EXCEEDED)',
   errorMessage: 'What was wrong with it, and where: the fields and the rules they broke',
   sourceTopic: 'The command topic the record was read on',
-  sourcePartition: 'Its partition there (decimal)',
+  sourcePartition:
+    'The partition its producer wrote it to (decimal); for a record the bridge forwarded to the partition of its key, the one it was found on',
   sourceOffset: 'Its offset there (decimal)',
   sourceTimestamp: "The record's own timestamp (RFC 3339, UTC)",
   failedAt: 'When the bridge refused it (RFC 3339, UTC)',
@@ -78,12 +80,13 @@ export function deadLetterRecord(
   limits: DeadLetterLimits,
   now: Date = new Date(),
 ): OutboundRecord {
+  const source = producedAt(record);
   const ours: Record<string, string> = {
     [DLQ_HEADERS.errorCode]: error.code,
     [DLQ_HEADERS.errorMessage]: excerpt(error.message, MESSAGE_EXCERPT_MAX_CHARS),
-    [DLQ_HEADERS.sourceTopic]: record.topic,
-    [DLQ_HEADERS.sourcePartition]: String(record.partition),
-    [DLQ_HEADERS.sourceOffset]: record.offset,
+    [DLQ_HEADERS.sourceTopic]: source.topic,
+    [DLQ_HEADERS.sourcePartition]: String(source.partition),
+    [DLQ_HEADERS.sourceOffset]: source.offset,
     [DLQ_HEADERS.sourceTimestamp]: new Date(Number(record.timestamp)).toISOString(),
     [DLQ_HEADERS.failedAt]: now.toISOString(),
   };

@@ -3,7 +3,10 @@
  * partitions by another hash than murmur2: librdkafka's default CRC32, a random one), copied
  * untouched to that partition of the same topic, with a header saying where it was found.
  */
+
 import type { InboundRecord, OutboundRecord } from '../kafka/index.js';
+import { headerText } from './cloud-events.js';
+import type { RecordSource } from './failure-events.js';
 
 /** `<topic>/<partition>/<offset>` of the record the copy was made from. */
 export const FORWARDED_FROM_HEADER = 'sb-forwarded-from';
@@ -19,4 +22,17 @@ export function forwardedCopy(record: InboundRecord, partition: number): Outboun
       [FORWARDED_FROM_HEADER]: `${record.topic}/${record.partition}/${record.offset}`,
     },
   };
+}
+
+/**
+ * Where the record's producer wrote it: the position a forwarded copy names, else the record's
+ * own. Rejections and dead letters point there, where the producer can find what it sent. A
+ * header naming another topic is not one the bridge wrote and is ignored.
+ */
+export function producedAt(record: InboundRecord): RecordSource {
+  const own = { topic: record.topic, partition: record.partition, offset: record.offset };
+  const from = headerText(record.headers, FORWARDED_FROM_HEADER);
+  const match = from === undefined ? null : /^(.+)\/(\d{1,10})\/(\d{1,20})$/.exec(from);
+  if (match?.[1] !== record.topic) return own;
+  return { topic: record.topic, partition: Number(match[2]), offset: match[3] as string };
 }

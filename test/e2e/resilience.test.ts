@@ -39,8 +39,6 @@ async function createContract(bizId: string, options: { initiate?: boolean } = {
   });
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe('an upstream 503 storm', () => {
   it('when every call answers 503 for a while, then the breaker opens and pauses consumption, and once the storm passes every command succeeds', async () => {
     await e2e.sim.admin.setFaults({ operations: { '*': { errorRate: 1, error: 'http503' } } });
@@ -53,7 +51,15 @@ describe('an upstream 503 storm', () => {
       'the breaker to open',
     );
     expect(e2e.observed).toContainEqual(['consumptionPaused', true, 'breaker']);
-    await sleep(1_500);
+    // The storm lasts until the breaker's probe has met it too.
+    await waitFor(
+      async () =>
+        (await e2e.sim.admin.calls({ operation: 'createDraft' })).filter(
+          (c) => c.httpStatus === 503,
+        ).length >= 3,
+      20_000,
+      'three createDraft calls to meet the storm',
+    );
     await e2e.sim.admin.setFaults({});
 
     for (const commandId of commandIds) {

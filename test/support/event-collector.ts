@@ -4,6 +4,9 @@ import { type CloudEvent, decodeEvent } from '../../src/producers/index.js';
 import { type CommandType, isTerminal, type TopicNames } from '../../src/schemas/messages/index.js';
 import { harnessKafkaClient } from './harness-kafka-client.js';
 
+/** Marks a test's own record on the events topic: everything before it has been read once it is. */
+export const SENTINEL_HEADER = 'test-sentinel';
+
 export interface ReceivedEvent {
   readonly partition: number;
   readonly offset: string;
@@ -23,8 +26,8 @@ export interface DeadLetter {
 /** Reads the events and dead-letter topics from the beginning, as a read_committed subscriber. */
 export class EventCollector {
   readonly events: ReceivedEvent[] = [];
-  /** The offset after the last event read, per partition of the events topic. */
-  readonly positions = new Map<number, bigint>();
+  /** Per sentinel (a test's own record with the SENTINEL_HEADER), the partitions it was read on. */
+  readonly sentinels = new Map<string, Set<number>>();
   readonly deadLetters: DeadLetter[] = [];
   readonly #consumer: Consumer;
   readonly #terminals = new Map<string, ReceivedEvent[]>();
@@ -112,8 +115,13 @@ export class EventCollector {
     partition: number,
     message: { offset: string; key: Buffer | null; value: Buffer | null; headers?: IHeaders },
   ) {
+    const sentinel = message.headers?.[SENTINEL_HEADER];
+    if (sentinel !== undefined) {
+      const id = String(sentinel);
+      this.sentinels.set(id, (this.sentinels.get(id) ?? new Set()).add(partition));
+      return;
+    }
     const event = decodeEvent({ headers: message.headers ?? {}, value: message.value });
-    this.positions.set(partition, BigInt(message.offset) + 1n);
     if (!event) throw new Error(`not a CloudEvent at events/${partition}@${message.offset}`);
     const data = event.data as ReceivedEvent['data'];
     const terminal = data.commandType !== undefined && isTerminal(event.type, data.commandType);

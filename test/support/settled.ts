@@ -2,8 +2,9 @@
 // will run again), then the events topic read up to where it ended at that moment (every event
 // the run published, late repeats included, is in the collector). Tests check "nothing more"
 // after this, not after a sleep.
+import { randomUUID } from 'node:crypto';
 import type { TopicNames } from '../../src/schemas/messages/index.js';
-import type { EventCollector } from './event-collector.js';
+import { type EventCollector, SENTINEL_HEADER } from './event-collector.js';
 import { harnessKafkaClient } from './harness-kafka-client.js';
 
 const POLL_MS = 100;
@@ -47,7 +48,12 @@ export async function untilCommitted(
   }
 }
 
-/** Every command committed to its end, then every event up to the end read by the collector. */
+/**
+ * Every command committed to its end, then every event published until then read: a sentinel
+ * record written to each events partition after that has reached the collector. (The topic's end
+ * offsets cannot say so: in exactly-once mode a transaction's commit marker takes an offset that
+ * no subscriber ever reads.)
+ */
 export async function untilSettled(options: {
   brokers: string[];
   groupId: string;
@@ -57,15 +63,26 @@ export async function untilSettled(options: {
 }): Promise<void> {
   const { brokers, groupId, topics, collector, timeoutMs = 60_000 } = options;
   await untilCommitted(brokers, groupId, topics, timeoutMs);
-  const admin = harnessKafkaClient(brokers).admin();
+  const kafka = harnessKafkaClient(brokers);
+  const admin = kafka.admin();
   await admin.connect();
-  const ends = await admin.fetchTopicOffsets(topics.events).finally(() => admin.disconnect());
+  const partitions = await admin.fetchTopicOffsets(topics.events).finally(() => admin.disconnect());
+  const producer = kafka.producer();
+  await producer.connect();
+  const id = randomUUID();
+  await producer
+    .send({
+      topic: topics.events,
+      messages: partitions.map(({ partition }) => ({
+        partition,
+        value: null,
+        headers: { [SENTINEL_HEADER]: id },
+      })),
+    })
+    .finally(() => producer.disconnect());
   await collector.waitUntil(
-    () =>
-      ends.every(
-        ({ partition, high }) => (collector.positions.get(partition) ?? 0n) >= BigInt(high),
-      ),
+    () => collector.sentinels.get(id)?.size === partitions.length,
     timeoutMs,
-    'the events topic read to its end',
+    'the events topic read up to a sentinel on every partition',
   );
 }

@@ -87,9 +87,13 @@ function recordingObserver(calls: ObserverCall[]): BridgeObserver {
 }
 
 /** Polls `condition` until it holds; for conditions no event announces (what the observer saw). */
-export async function waitFor(condition: () => boolean, timeoutMs: number, what: string) {
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+) {
   const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline)
       throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
