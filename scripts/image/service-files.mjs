@@ -17,8 +17,11 @@ import { argv, exit, stderr, stdout } from 'node:process';
 const ENTRY = 'cli/main.js';
 // `signing-bridge simulator` loads it on demand and, where it is absent, says so.
 const LEFT_OUT = new Set(['cli/simulator-command.js']);
-// tsc's output keeps each import on its own: `from '...'`, `import '...'` and `import('...')`.
-const IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"]([^'"]+)['"]/g;
+// tsc's output keeps each static import or re-export on one line of its own (`import ... from
+// '...'`, `export ... from '...'`, `import '...'`); `import('...')` may stand anywhere. Anchored
+// so that a string such as 'sb-forwarded-from' is not read as an import.
+const IMPORT =
+  /^\s*(?:import|export)\b[^'"\n;]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/gm;
 
 /** The modules (paths relative to dist) the entry reaches, and the packages they import. */
 function reach(dist) {
@@ -29,7 +32,8 @@ function reach(dist) {
     const file = queue.pop();
     if (files.has(file) || LEFT_OUT.has(file)) continue;
     files.add(file);
-    for (const [, specifier] of readFileSync(join(dist, file), 'utf8').matchAll(IMPORT)) {
+    for (const [, from, bare, dynamic] of readFileSync(join(dist, file), 'utf8').matchAll(IMPORT)) {
+      const specifier = from ?? bare ?? dynamic;
       if (specifier.startsWith('.')) queue.push(posix.join(posix.dirname(file), specifier));
       else if (!specifier.startsWith('node:')) packages.add(packageOf(specifier));
     }
