@@ -31,6 +31,11 @@ export interface EndToEnd {
     type: CommandType,
     raw: { commandId: string; bizId: string; payload: unknown },
   ): Promise<string>;
+  /** Produces the command as given, unchecked (as a producer without the SDK may). */
+  sendUnchecked(
+    type: CommandType,
+    raw: { commandId: string; bizId: string; payload: unknown },
+  ): Promise<string>;
   /** The command's terminal event, once published. */
   ended(commandId: string, timeoutMs?: number): Promise<ReceivedEvent>;
   /** Every event of the command published so far, step events included. */
@@ -69,10 +74,14 @@ export function useEndToEnd(settings: Partial<BridgeSettings> = {}): EndToEnd {
     await sender.send([{ type, command: raw as Command }]);
     return raw.commandId;
   };
+  handle.sendUnchecked = async (type, raw) => {
+    await sender.sendRaw(topics.commands[type], raw.bizId, JSON.stringify(raw));
+    return raw.commandId;
+  };
   handle.ended = (commandId, timeoutMs) =>
     handle.collector.waitForTerminalEvent(commandId, timeoutMs);
   handle.eventsOf = (commandId) =>
-    handle.collector.events.filter((e) => e.event.correlationId === commandId);
+    handle.collector.events.filter((e) => e.event.commandId === commandId);
   return handle;
 }
 
