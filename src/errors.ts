@@ -380,3 +380,12 @@ export class SubscriberUnavailable extends SigningBridgeError<{
   readonly code = 'SB_ERR_SDK_SUBSCRIBER_UNAVAILABLE';
   readonly retryable = false;
 }
+
+/**
+ * An operator command (`signing-bridge send`, `tail`, ...) was given something it cannot use:
+ * an unknown option, a missing argument, a file that is not JSON. Nothing was done.
+ */
+export class OperatorInputInvalid extends SigningBridgeError<{ where: string }> {
+  readonly code = 'SB_ERR_CLI_INPUT_INVALID';
+  readonly retryable = false;
+}

@@ -4,10 +4,10 @@
  * summary. Colours only on a terminal, so piped output and CI logs stay plain text.
  */
 import { styleText } from 'node:util';
+import { count, eventDetail } from '../../src/cli/ops/event-detail.js';
 import type { BridgeEvent, DeadLetter } from '../../src/sdk/index.js';
 import type { ContractRecord } from '../../src/simulator/index.js';
 import type { StoryCommand } from './commands.js';
-import { count, eventDetail } from './event-details.js';
 import type { Arrival } from './kafka-io.js';
 import type { StoryReport } from './story.js';
 

@@ -87,8 +87,8 @@ export function decodeDeadLetter(record: KafkaRecord): DeadLetter | ReplayMarker
   };
 }
 
-/** A dead letter is the command as it came: its commandId, when it has one, says whose it is. */
-function commandIdOf(value: Buffer | null): string | undefined {
+/** The commandId of a command record's value, when it is JSON with one. */
+export function commandIdOf(value: Buffer | null): string | undefined {
   try {
     const id = (JSON.parse(value?.toString() ?? '') as { commandId?: unknown }).commandId;
     return typeof id === 'string' ? id : undefined;

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { CommandInvalid } from '../errors.js';
+import type { InboundRecord } from '../kafka/index.js';
+import { DLQ_HEADERS, deadLetterRecord } from '../producers/dead-letter.js';
+import { decodeDeadLetter } from './dead-letters.js';
+
+const command: InboundRecord = {
+  topic: 't.commands.approve',
+  partition: 1,
+  offset: '41',
+  key: Buffer.from('order-1'),
+  value: Buffer.from('{"commandId":"c-1","bizId":"order-1","payload":{"pass":"yes"}}'),
+  headers: { origin: Buffer.from('billing') },
+  timestamp: '1767323045678',
+};
+const error = new CommandInvalid('bad', {
+  details: { topic: 't', partition: 1, offset: '41', reason: 'schema', fields: [] },
+});
+
+function read(written: ReturnType<typeof deadLetterRecord>, offset = '3'): InboundRecord {
+  const headers = Object.fromEntries(
+    Object.entries(written.headers ?? {}).map(([n, v]) => [
+      n,
+      Buffer.isBuffer(v) ? v : Buffer.from(String(v)),
+    ]),
+  );
+  const bytes = (v: Buffer | string | null) => (v === null ? null : Buffer.from(v));
+  const { key, value } = written;
+  return {
+    ...command,
+    topic: 't.dead-letter',
+    partition: 0,
+    offset,
+    key: bytes(key),
+    value: bytes(value),
+    headers,
+  };
+}
+
+describe('decodeDeadLetter', () => {
+  it('when the bridge wrote the dead letter, then it reads back with why, where from, and the record untouched', () => {
+    const letter = decodeDeadLetter(read(deadLetterRecord(command, error, 't.dead-letter')));
+    expect(letter).toMatchObject({
+      kind: 'dead-letter',
+      errorCode: 'SB_ERR_COMMAND_INVALID',
+      errorMessage: 'bad',
+      source: {
+        topic: 't.commands.approve',
+        partition: 1,
+        offset: '41',
+        timestamp: '2026-01-02T03:04:05.678Z',
+      },
+      commandId: 'c-1',
+      record: { topic: 't.dead-letter', partition: 0, offset: '3' },
+    });
+    if (letter.kind !== 'dead-letter') throw new Error('not a dead letter');
+    expect(letter.original.key?.toString()).toBe('order-1');
+    expect(letter.original.value).toEqual(command.value);
+    expect(Object.keys(letter.original.headers)).toEqual(['origin']);
+    expect(Object.keys(letter.headers)).toContain(DLQ_HEADERS.errorCode);
+  });
+
+  it('when the record is a replay marker, then it says which dead letter was replayed', () => {
+    const marker = { ...command, headers: { [DLQ_HEADERS.replayOf]: Buffer.from('0/3') } };
+    expect(decodeDeadLetter(marker)).toMatchObject({
+      kind: 'replay-marker',
+      replayOf: { partition: 0, offset: '3' },
+    });
+  });
+
+  it('when the value is not JSON, then it is still a dead letter, without a commandId', () => {
+    const broken = { ...command, value: Buffer.from('{not json') };
+    const letter = decodeDeadLetter(read(deadLetterRecord(broken, error, 'dlq')));
+    expect(letter).toMatchObject({ kind: 'dead-letter', commandId: undefined });
+  });
+});
