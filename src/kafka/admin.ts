@@ -55,6 +55,19 @@ export async function connectAdmin(kafka: Kafka): Promise<ClusterAdmin> {
       const offsets = await retried(() => admin.fetchTopicOffsetsByTimestamp(topic, timestamp));
       return new Map(offsets.map(({ partition, offset }) => [partition, offset]));
     },
+    async committed(groupId, topic) {
+      const [offsets] = await admin.fetchOffsets({ groupId, topics: [topic] });
+      const held = (offsets?.partitions ?? []).filter(({ offset }) => Number(offset) >= 0);
+      return new Map(held.map(({ partition, offset }) => [partition, offset]));
+    },
+    async commitIfIdle(groupId, topic, offsets) {
+      if (offsets.size === 0) return true;
+      const { groups } = await admin.describeGroups([groupId]);
+      if (groups.some((group) => group.members.length > 0)) return false;
+      const partitions = [...offsets].map(([partition, offset]) => ({ partition, offset }));
+      await admin.setOffsets({ groupId, topic, partitions });
+      return true;
+    },
     disconnect: () => admin.disconnect(),
   };
 }

@@ -67,18 +67,31 @@ export interface ClusterAdmin extends TopicAdmin {
   ranges(topic: string): Promise<PartitionRange[]>;
   /** Per partition, the first offset written at or after `timestamp` (ms), or its end. */
   offsetsAt(topic: string, timestamp: number): Promise<Map<number, string>>;
+  /** The group's committed offset of each partition of the topic that has one. */
+  committed(groupId: string, topic: string): Promise<Map<number, string>>;
+  /**
+   * Commits offsets for the group. Resolves false, changing nothing, while the group has members
+   * (they hold their own positions).
+   */
+  commitIfIdle(
+    groupId: string,
+    topic: string,
+    offsets: ReadonlyMap<number, string>,
+  ): Promise<boolean>;
 }
 
 export type ReadStart = 'beginning' | 'end' | { readonly timestamp: number };
 
 export interface ReaderOptions {
   readonly topics: readonly string[];
-  /** Where reading starts in each partition (in a group: each one without a committed offset). */
+  /**
+   * Where reading starts in each partition; in a group, in each partition without a committed
+   * offset when the group first starts (those positions are committed then).
+   */
   readonly start: ReadStart;
   /**
-   * A consumer group to read in: its committed offsets win over `start` (then 'beginning' or
-   * 'end' only), and what was handled is committed. Without one the reader reads alone, from
-   * exactly `start`, and commits nothing.
+   * A consumer group to read in: its committed offsets win over `start`, and what was handled is
+   * committed. Without one the reader reads alone, from exactly `start`, and commits nothing.
    */
   readonly groupId?: string | undefined;
   /** Without a group: only these partitions of a topic are read; the others are skipped. */

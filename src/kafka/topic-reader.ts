@@ -1,8 +1,10 @@
 /**
  * Reads topics as a read_committed consumer, for the SDK's subscriber and the operator commands.
- * Alone (no group), it fixes every partition's position before it starts, so "from the end"
- * means the end at start(), not whatever it is when the first fetch goes out; in a group,
- * committed offsets decide and kafkajs commits what the handler returned from.
+ * It fixes every partition's starting position before it starts, so "from the end" means the
+ * end at start(), not wherever it is when the first fetch goes out. Alone (no group) it seeks
+ * there; in a group, a partition without a committed offset gets that position committed when
+ * the group first starts, and from then on committed offsets decide (kafkajs commits what the
+ * handler returned from), so a restart misses nothing published while it was down.
  */
 import { randomUUID } from 'node:crypto';
 import type { Batch, Consumer, Kafka, KafkaMessage } from 'kafkajs';
@@ -58,6 +60,7 @@ class KafkajsTopicReader implements TopicReader {
     const { groupId, topics, start } = this.#options;
     const alone = groupId === undefined;
     if (alone) await this.#plan();
+    else await this.#commitStart(groupId);
     if (this.#stopping) return;
     const consumer = this.#kafka.consumer({
       groupId: groupId ?? `signing-bridge-reader-${randomUUID()}`,
@@ -101,19 +104,37 @@ class KafkajsTopicReader implements TopicReader {
 
   /** Alone: each partition's starting position, and where it ends when reading to the end. */
   async #plan(): Promise<void> {
-    const { topics, start, only, toEnd } = this.#options;
-    const admin = await this.#admin();
-    try {
+    const { topics, only, toEnd } = this.#options;
+    await this.#withAdmin(async (admin) => {
       for (const topic of topics) {
-        const ranges = await admin.ranges(topic);
-        const at = typeof start === 'object' ? await admin.offsetsAt(topic, start.timestamp) : null;
-        for (const { partition, start: first, end } of ranges) {
+        const starts = await startsOf(admin, topic, this.#options.start);
+        for (const { partition, end } of await admin.ranges(topic)) {
           const skipped = only?.has(topic) === true && !only.get(topic)?.includes(partition);
-          const from = skipped || start === 'end' ? end : (at?.get(partition) ?? first);
+          const from = skipped ? end : (starts.get(partition) ?? end);
           this.#positions.set(slot(topic, partition), BigInt(from));
           if (toEnd) this.#ends.set(slot(topic, partition), BigInt(end));
         }
       }
+    });
+  }
+
+  /** In a group: the starting position of each partition the group has never committed. */
+  async #commitStart(groupId: string): Promise<void> {
+    await this.#withAdmin(async (admin) => {
+      for (const topic of this.#options.topics) {
+        const committed = await admin.committed(groupId, topic);
+        const starts = await startsOf(admin, topic, this.#options.start);
+        for (const partition of committed.keys()) starts.delete(partition);
+        // A group with members running holds its own positions: nothing to fix then.
+        await admin.commitIfIdle(groupId, topic, starts);
+      }
+    });
+  }
+
+  async #withAdmin(work: (admin: ClusterAdmin) => Promise<void>): Promise<void> {
+    const admin = await this.#admin();
+    try {
+      await work(admin);
     } finally {
       await admin.disconnect();
     }
@@ -147,6 +168,17 @@ class KafkajsTopicReader implements TopicReader {
     }
     void this.stop();
   }
+}
+
+/** Where `start` is in each partition of the topic. */
+async function startsOf(
+  admin: ClusterAdmin,
+  topic: string,
+  start: ReaderOptions['start'],
+): Promise<Map<number, string>> {
+  if (typeof start === 'object') return admin.offsetsAt(topic, start.timestamp);
+  const ranges = await admin.ranges(topic);
+  return new Map(ranges.map((r) => [r.partition, start === 'beginning' ? r.start : r.end]));
 }
 
 function splitSlot(key: Slot): [string, number] {

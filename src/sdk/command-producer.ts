@@ -62,7 +62,7 @@ export class CommandProducer {
    * Checks every command, then sends them all in one request per broker; nothing is sent when
    * one of them is refused. Commands of one bizId and type keep the order given.
    */
-  sendMany(commands: readonly CommandToSend[]): Promise<SentCommand[]> {
+  async sendMany(commands: readonly CommandToSend[]): Promise<SentCommand[]> {
     const prepared = commands.map(({ type, command }, index) => {
       try {
         return prepareCommand(type, command as CommandInput<CommandType>, this.#topics);

@@ -12,9 +12,20 @@ import { OutcomeBook, type WaitOptions } from './outcomes.js';
 
 type Handler<T> = (value: T) => void | Promise<void>;
 
-interface CommonOptions {
+export interface EventSubscriberOptions {
   /** The bridge's topics; default `topicNames()` (prefix `signing-bridge.`). */
   readonly topics?: TopicNames;
+  /**
+   * Read in this consumer group: after a restart it goes on where it stopped, and instances
+   * sharing it share the partitions. What a handler returned from is committed. Without one,
+   * the subscriber reads alone and commits nothing.
+   */
+  readonly groupId?: string;
+  /**
+   * Where reading starts; default 'end' (what is published from start() on). In a group, this
+   * is where each partition starts the first time the group starts.
+   */
+  readonly from?: 'beginning' | 'end' | Date;
   /** Each event, in order within its bizId; the next waits for the promise it returns. */
   readonly onEvent?: Handler<BridgeEvent>;
   /** Each dead letter; without it the dead-letter topic is not read. */
@@ -22,24 +33,6 @@ interface CommonOptions {
   /** A record on the events topic that is not an event this SDK knows; default: skipped. */
   readonly onUndecodable?: Handler<EventUndecodable>;
 }
-
-export type EventSubscriberOptions = CommonOptions &
-  (
-    | {
-        /**
-         * Read in this consumer group: after a restart it goes on where it stopped, and the
-         * instances sharing it share the partitions. What a handler returned from is committed.
-         */
-        readonly groupId: string;
-        /** Where a partition without a committed offset starts; default 'end'. */
-        readonly from?: 'beginning' | 'end';
-      }
-    | {
-        readonly groupId?: undefined;
-        /** Where reading starts; default 'end' (events published from start() on). */
-        readonly from?: 'beginning' | 'end' | Date;
-      }
-  );
 
 export class EventSubscriber {
   /** Settles once stopped; rejects when the consumer failed for good. */
@@ -87,7 +80,11 @@ export class EventSubscriber {
     return this.#reader.stop();
   }
 
-  async #take(records: readonly InboundRecord[], topics: TopicNames, options: CommonOptions) {
+  async #take(
+    records: readonly InboundRecord[],
+    topics: TopicNames,
+    options: EventSubscriberOptions,
+  ) {
     for (const record of records) {
       if (record.topic === topics.deadLetter) {
         const letter = decodeDeadLetter(record);

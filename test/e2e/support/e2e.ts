@@ -22,6 +22,7 @@ type ObserverCall = {
 
 export interface EndToEnd {
   readonly sim: RunningSimulator;
+  /** The topics of this bridge, of TEST_PARTITIONS partitions each. */
   readonly topics: TopicNames;
   readonly collector: EventCollector;
   /** What the bridge told its observer, in order. */
