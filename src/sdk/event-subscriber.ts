@@ -52,7 +52,7 @@ export class EventSubscriber {
   /** Resolves once reading started: from then on, every event published is seen. */
   static async start(
     target: KafkaTarget,
-    options: EventSubscriberOptions,
+    options: EventSubscriberOptions = {},
   ): Promise<EventSubscriber> {
     const topics = options.topics ?? topicNames();
     const from = options.from ?? 'end';
