@@ -87,8 +87,10 @@ async function list(context: OperatorContext, start: ReadStart): Promise<number>
 async function dryRun(context: OperatorContext, start: ReadStart, commandId?: string) {
   const journal = await readJournal(context.kafka(), context.topics.deadLetter, start, commandId);
   const { replayable, refused } = sortOut(context, journal);
-  for (const entry of replayable) printLetter(context.out, entry, 'would replay');
-  for (const entry of refused) printLetter(context.out, entry, 'cannot replay');
+  for (const entry of replayable) printLetter(context.out, entry, { action: 'would replay' });
+  for (const { entry, reason } of refused) {
+    printLetter(context.out, entry, { action: 'cannot replay', reason });
+  }
   summarise(
     context.out,
     journal,
@@ -109,9 +111,12 @@ async function replayAll(context: OperatorContext, start: ReadStart, commandId?:
     const { replayable, refused } = sortOut(context, journal);
     const letters = replayable.map((entry) => entry.letter as Sendable);
     const replayed = await replay(transaction, letters);
-    for (const { letter, to } of replayed)
-      printLetter(context.out, { letter, replayed: true }, 'replayed', to);
-    for (const entry of refused) printLetter(context.out, entry, 'cannot replay');
+    for (const { letter, to } of replayed) {
+      printLetter(context.out, { letter, replayed: true }, { action: 'replayed', to });
+    }
+    for (const { entry, reason } of refused) {
+      printLetter(context.out, entry, { action: 'cannot replay', reason });
+    }
     summarise(context.out, journal, `${replayed.length} replayed now, ${refused.length} cannot be`);
     return refused.length > 0 || journal.beyond > 0 ? EXIT.notAsExpected : EXIT.ok;
   } finally {
@@ -121,12 +126,34 @@ async function replayAll(context: OperatorContext, start: ReadStart, commandId?:
 
 type Sendable = DeadLetter & { source: { topic: string } };
 
-/** Not yet replayed, and from one of the bridge's command topics; or not replayable. */
+interface Refused {
+  readonly entry: JournalEntry;
+  readonly reason: string;
+}
+
+/**
+ * The dead letters not yet replayed that can be sent back as they came; and the others, with
+ * why: a copy the bridge cut to fit, or one naming a topic that is not a command topic here.
+ */
 function sortOut(context: OperatorContext, journal: DlqJournal) {
   const commandTopics = new Set(Object.values(context.topics.commands));
-  const pending = journal.entries().filter((entry) => !entry.replayed);
-  const ours = (entry: JournalEntry) => commandTopics.has(entry.letter.source.topic ?? '');
-  return { replayable: pending.filter(ours), refused: pending.filter((e) => !ours(e)) };
+  const replayable: JournalEntry[] = [];
+  const refused: Refused[] = [];
+  for (const entry of journal.entries().filter((e) => !e.replayed)) {
+    const { truncated, source } = entry.letter;
+    if (truncated.length > 0) {
+      const reason = `cut to fit the dead-letter topic (${truncated.join(', ')}): replay it from ${source.topic} ${source.partition}@${source.offset}`;
+      refused.push({ entry, reason });
+    } else if (!commandTopics.has(source.topic ?? '')) {
+      refused.push({
+        entry,
+        reason: `${source.topic ?? 'no source topic'} is not a command topic of this bridge`,
+      });
+    } else {
+      replayable.push(entry);
+    }
+  }
+  return { replayable, refused };
 }
 
 async function readJournal(
@@ -144,16 +171,17 @@ async function readJournal(
   return journal;
 }
 
-function printLetter(
-  out: Output,
-  { letter, replayed }: JournalEntry,
-  action?: string,
-  to?: { topic: string; partition: number; offset: string },
-): void {
-  const { record, errorCode, errorMessage, commandId, source, failedAt } = letter;
+interface Done {
+  readonly action: 'replayed' | 'would replay' | 'cannot replay';
+  readonly to?: { topic: string; partition: number; offset: string };
+  readonly reason?: string;
+}
+
+function printLetter(out: Output, { letter, replayed }: JournalEntry, done?: Done): void {
+  const { record, errorCode, errorMessage, commandId, source, failedAt, truncated } = letter;
   const bizId = letter.original.key?.toString();
   const json = {
-    ...(action ? { action } : {}),
+    ...done,
     partition: record.partition,
     offset: record.offset,
     failedAt,
@@ -162,25 +190,17 @@ function printLetter(
     bizId,
     commandId,
     source,
+    truncated,
     replayed,
-    ...(to ? { to } : {}),
   };
-  const where = to ? `→ ${to.topic} ${to.partition}@${to.offset}` : `from ${source.topic ?? '?'}`;
-  const what = `${action ?? (replayed ? 'replayed' : 'dead letter')} ${record.partition}@${record.offset}`;
+  const where = done?.to
+    ? `→ ${done.to.topic} ${done.to.partition}@${done.to.offset}`
+    : `from ${source.topic ?? '?'}`;
+  const what = `${done?.action ?? (replayed ? 'replayed' : 'dead letter')} ${record.partition}@${record.offset}`;
   const time = failedAt ?? new Date(Number(record.timestamp)).toISOString();
-  const detail = `${errorCode ?? '?'} ${where}${action === 'cannot replay' ? ' (not a command topic of this bridge)' : ''}`;
-  const style = action === 'cannot replay' ? 'red' : replayed ? 'dim' : 'yellow';
-  out.result(
-    json,
-    humanLine(out, {
-      time,
-      what,
-      style,
-      bizId,
-      commandId,
-      detail: `${detail}: ${errorMessage ?? ''}`,
-    }),
-  );
+  const detail = done?.reason ?? `${errorCode ?? '?'} ${where}: ${errorMessage ?? ''}`;
+  const style = done?.action === 'cannot replay' ? 'red' : replayed ? 'dim' : 'yellow';
+  out.result(json, humanLine(out, { time, what, style, bizId, commandId, detail }));
 }
 
 /** One closing line for people; what was past the limit, on stderr. */

@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Batch, Consumer, Kafka, KafkaMessage } from 'kafkajs';
 import { toInbound } from './group-consumer.js';
+import { guardHeaderDecoding } from './header-guard.js';
 import type { ClusterAdmin, ReaderOptions, TopicReader } from './tool-types.js';
 import type { InboundRecord } from './types.js';
 
@@ -41,6 +42,8 @@ class KafkajsTopicReader implements TopicReader {
   #settled = false;
 
   constructor(kafka: Kafka, admin: () => Promise<ClusterAdmin>, options: ReaderOptions) {
+    // A record with thousands of headers must not freeze a reader either (header-guard.ts).
+    guardHeaderDecoding();
     this.#kafka = kafka;
     this.#admin = admin;
     this.#options = options;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CommandInvalid } from '../errors.js';
+import { asRead, deadLetterOf } from '../../test/support/dead-letters.js';
 import type { InboundRecord } from '../kafka/index.js';
-import { DLQ_HEADERS, deadLetterRecord } from '../producers/dead-letter.js';
+import { DLQ_HEADERS } from '../producers/dead-letter.js';
 import { decodeDeadLetter } from './dead-letters.js';
 
 const command: InboundRecord = {
@@ -13,37 +13,15 @@ const command: InboundRecord = {
   headers: { origin: Buffer.from('billing') },
   timestamp: '1767323045678',
 };
-const error = new CommandInvalid('bad', {
-  details: { topic: 't', partition: 1, offset: '41', reason: 'schema', fields: [] },
-});
-
-function read(written: ReturnType<typeof deadLetterRecord>, offset = '3'): InboundRecord {
-  const headers = Object.fromEntries(
-    Object.entries(written.headers ?? {}).map(([n, v]) => [
-      n,
-      Buffer.isBuffer(v) ? v : Buffer.from(String(v)),
-    ]),
-  );
-  const bytes = (v: Buffer | string | null) => (v === null ? null : Buffer.from(v));
-  const { key, value } = written;
-  return {
-    ...command,
-    topic: 't.dead-letter',
-    partition: 0,
-    offset,
-    key: bytes(key),
-    value: bytes(value),
-    headers,
-  };
-}
+const at = { partition: 0, offset: '3' };
 
 describe('decodeDeadLetter', () => {
   it('when the bridge wrote the dead letter, then it reads back with why, where from, and the record untouched', () => {
-    const letter = decodeDeadLetter(read(deadLetterRecord(command, error, 't.dead-letter')));
+    const letter = decodeDeadLetter(asRead(deadLetterOf(command, 't.dead-letter'), at));
     expect(letter).toMatchObject({
       kind: 'dead-letter',
       errorCode: 'SB_ERR_COMMAND_INVALID',
-      errorMessage: 'bad',
+      errorMessage: 'payload.pass: expected boolean',
       source: {
         topic: 't.commands.approve',
         partition: 1,
@@ -51,6 +29,7 @@ describe('decodeDeadLetter', () => {
         timestamp: '2026-01-02T03:04:05.678Z',
       },
       commandId: 'c-1',
+      truncated: [],
       record: { topic: 't.dead-letter', partition: 0, offset: '3' },
     });
     if (letter.kind !== 'dead-letter') throw new Error('not a dead letter');
@@ -58,6 +37,15 @@ describe('decodeDeadLetter', () => {
     expect(letter.original.value).toEqual(command.value);
     expect(Object.keys(letter.original.headers)).toEqual(['origin']);
     expect(Object.keys(letter.headers)).toContain(DLQ_HEADERS.errorCode);
+  });
+
+  it('when the bridge had to cut the copy, then it says what was cut', () => {
+    const written = deadLetterOf(command, 't.dead-letter');
+    const cut = {
+      ...written,
+      headers: { ...written.headers, [DLQ_HEADERS.truncated]: 'headers,value' },
+    };
+    expect(decodeDeadLetter(asRead(cut, at))).toMatchObject({ truncated: ['headers', 'value'] });
   });
 
   it('when the record is a replay marker, then it says which dead letter was replayed', () => {
@@ -70,7 +58,7 @@ describe('decodeDeadLetter', () => {
 
   it('when the value is not JSON, then it is still a dead letter, without a commandId', () => {
     const broken = { ...command, value: Buffer.from('{not json') };
-    const letter = decodeDeadLetter(read(deadLetterRecord(broken, error, 'dlq')));
+    const letter = decodeDeadLetter(asRead(deadLetterOf(broken, 'dlq'), at));
     expect(letter).toMatchObject({ kind: 'dead-letter', commandId: undefined });
   });
 });

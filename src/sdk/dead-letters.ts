@@ -27,6 +27,11 @@ export interface DeadLetter {
     readonly timestamp: string | undefined;
   };
   readonly failedAt: string | undefined;
+  /**
+   * What the bridge cut for the copy to fit the dead-letter topic (`headers`, `key`, `value`);
+   * empty for a copy of the whole record. The original stays at `source` until its retention.
+   */
+  readonly truncated: readonly string[];
   /** The command's commandId, when its value is JSON with one. */
   readonly commandId: string | undefined;
   /** Every header of the dead-letter record, `dlq-*` ones included. */
@@ -74,6 +79,7 @@ export function decodeDeadLetter(record: KafkaRecord): DeadLetter | ReplayMarker
       timestamp: header(DLQ_HEADERS.sourceTimestamp),
     },
     failedAt: header(DLQ_HEADERS.failedAt),
+    truncated: (header(DLQ_HEADERS.truncated) ?? '').split(',').filter(Boolean),
     commandId: commandIdOf(record.value),
     headers,
     original: {

@@ -1,11 +1,11 @@
 // `signing-bridge dlq list | replay` as processes against the real broker. The dead letters are
 // written as the bridge writes them (deadLetterRecord), so what a replay sends back is known.
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { CommandInvalid } from '../../src/errors.js';
 import { createKafkaConnection, type InboundRecord } from '../../src/kafka/index.js';
-import { deadLetterRecord } from '../../src/producers/dead-letter.js';
+import { DLQ_HEADERS } from '../../src/producers/dead-letter.js';
 import { type TopicNames, topicNames } from '../../src/schemas/messages/index.js';
 import { cli, killAll } from '../support/cli-process.js';
+import { deadLetterOf } from '../support/dead-letters.js';
 import { readTopic } from '../support/read-topic.js';
 import { testLogger } from '../support/test-logger.js';
 import { createTopics, uniquePrefix } from '../support/topics.js';
@@ -27,20 +27,25 @@ interface LetterLine {
 afterEach(killAll);
 
 /** Fresh topics, and a dead letter on it for each command as the bridge would write it. */
-async function deadLetters(commandIds: string[], sourceTopic?: string) {
+async function deadLetters(commandIds: string[], written: Written = {}) {
   const prefix = uniquePrefix();
   const topics = topicNames(prefix);
   await createTopics(brokers, topics, 3);
-  await writeDeadLetters(topics, commandIds, sourceTopic);
+  await writeDeadLetters(topics, commandIds, written);
   const env = { KAFKA_BROKERS: brokers.join(','), TOPIC_PREFIX: prefix, TOPIC_PARTITIONS: '3' };
   return { topics, env };
 }
 
-async function writeDeadLetters(topics: TopicNames, commandIds: string[], sourceTopic?: string) {
+interface Written {
+  /** Where the dead letters say they came from; default the approve topic. */
+  readonly sourceTopic?: string;
+  /** Marks them as cut to fit, as the bridge does for a record too large to copy whole. */
+  readonly truncated?: string;
+}
+
+async function writeDeadLetters(topics: TopicNames, commandIds: string[], written: Written = {}) {
+  const { sourceTopic, truncated } = written;
   const producer = await kafka.positionedProducer();
-  const error = new CommandInvalid('payload.pass: expected boolean', {
-    details: { topic: 't', partition: 0, offset: '0', reason: 'schema', fields: [] },
-  });
   const letters = commandIds.map(
     (commandId, i): InboundRecord => ({
       topic: sourceTopic ?? topics.commands.approve,
@@ -54,7 +59,11 @@ async function writeDeadLetters(topics: TopicNames, commandIds: string[], source
       timestamp: String(Date.now()),
     }),
   );
-  await producer.send(letters.map((letter) => deadLetterRecord(letter, error, topics.deadLetter)));
+  const records = letters.map((letter) => deadLetterOf(letter, topics.deadLetter));
+  const cut = { [DLQ_HEADERS.truncated]: truncated ?? '' };
+  await producer.send(
+    truncated ? records.map((r) => ({ ...r, headers: { ...r.headers, ...cut } })) : records,
+  );
   await producer.disconnect();
 }
 
@@ -125,10 +134,21 @@ describe('signing-bridge dlq', () => {
   });
 
   it('when a dead letter names a topic that is not a command topic, then it is not sent there (exit 1)', async () => {
-    const { topics, env } = await deadLetters(['x'], 'somebody-elses-topic');
+    const { topics, env } = await deadLetters(['x'], { sourceTopic: 'somebody-elses-topic' });
     const run = await dlq(['replay'], env);
     expect(run.code).toBe(1);
     expect(run.lines.map((l) => [l.action, l.commandId])).toEqual([['cannot replay', 'x']]);
+    expect(await readTopic(brokers, topics.commands.approve)).toEqual([]);
+  });
+
+  it('when the bridge had to cut a dead letter to fit, then it is not sent back cut (exit 1)', async () => {
+    const { topics, env } = await deadLetters(['cut'], { truncated: 'value' });
+    const run = await dlq(['replay'], env);
+    expect(run.code).toBe(1);
+    expect(run.lines.map((l) => [l.action, l.commandId])).toEqual([['cannot replay', 'cut']]);
+    const human = cli(['dlq', 'replay'], env);
+    expect(await human.exit).toBe(1);
+    expect(human.output.stdout).toContain('cut to fit the dead-letter topic (value)');
     expect(await readTopic(brokers, topics.commands.approve)).toEqual([]);
   });
 

@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { CommandInvalid } from '../../errors.js';
+import { asRead, deadLetterOf } from '../../../test/support/dead-letters.js';
 import type { InboundRecord } from '../../kafka/index.js';
-import { DLQ_HEADERS, deadLetterRecord } from '../../producers/dead-letter.js';
+import { DLQ_HEADERS } from '../../producers/dead-letter.js';
 import { DlqJournal } from './dlq-journal.js';
-
-const error = new CommandInvalid('bad', {
-  details: { topic: 't', partition: 0, offset: '0', reason: 'schema', fields: [] },
-});
 
 function letter(commandId: string, offset: string, valueBytes = 0): InboundRecord {
   const value = JSON.stringify({ commandId, pad: 'x'.repeat(valueBytes) });
@@ -19,11 +15,7 @@ function letter(commandId: string, offset: string, valueBytes = 0): InboundRecor
     headers: {},
     timestamp: '1',
   };
-  const written = deadLetterRecord(source, error, 't.dead-letter');
-  const headers = Object.fromEntries(
-    Object.entries(written.headers ?? {}).map(([n, v]) => [n, Buffer.from(String(v))]),
-  );
-  return { ...source, topic: 't.dead-letter', offset, headers };
+  return asRead(deadLetterOf(source, 't.dead-letter'), { offset });
 }
 
 function marker(offset: string): InboundRecord {

@@ -1,28 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { CommandInvalid } from '../../errors.js';
+import { asRead, deadLetterOf } from '../../../test/support/dead-letters.js';
 import type { InboundRecord, OutboundRecord } from '../../kafka/index.js';
 import { encodeEvent } from '../../producers/cloud-events.js';
-import { deadLetterRecord } from '../../producers/dead-letter.js';
 import { topicNames } from '../../schemas/messages/index.js';
 import { HistoryBook } from './history-book.js';
 
 const topics = topicNames('t.');
-const bytes = (v: Buffer | string | null) => (v === null ? null : Buffer.from(v));
-
-function read(record: OutboundRecord, timestamp: number, offset = '0'): InboundRecord {
-  const headers = Object.fromEntries(
-    Object.entries(record.headers ?? {}).map(([n, v]) => [n, Buffer.from(String(v))]),
-  );
-  return {
-    topic: record.topic,
-    partition: 0,
-    offset,
-    key: bytes(record.key),
-    value: bytes(record.value),
-    headers,
-    timestamp: String(timestamp),
-  };
-}
+const read = (record: OutboundRecord, timestamp: number) => asRead(record, { timestamp });
 
 function command(commandId: string, bizId = 'b', at = 1): InboundRecord {
   const value = JSON.stringify({ commandId, bizId, payload: {} });
@@ -42,15 +26,12 @@ function reminded(commandId: string, at: number): InboundRecord {
 describe('HistoryBook', () => {
   it('when records of the bizId come from every topic, then they are kept in time order with each command outcome', () => {
     const book = new HistoryBook('b', topics);
-    const error = new CommandInvalid('bad', {
-      details: { topic: 't', partition: 0, offset: '0', reason: 'not-json', fields: [] },
-    });
     const broken = read({ topic: topics.commands.approve, key: 'b', value: '{' }, 3);
     book.add(reminded('c-1', 2));
     book.add(command('c-1', 'b', 1));
     book.add(command('c-2', 'someone-else', 1));
     book.add(broken);
-    book.add(read(deadLetterRecord(broken, error, topics.deadLetter), 4));
+    book.add(read(deadLetterOf(broken, topics.deadLetter), 4));
     expect(book.entries().map((e) => e.kind)).toEqual([
       'command',
       'event',
