@@ -12,6 +12,7 @@ import {
   type RecordMetadata,
   type TopicMessages,
 } from 'kafkajs';
+import type { KafkaWriteFailed } from '../errors.js';
 import type {
   ExclusiveProducer,
   PositionedProducer,
@@ -24,13 +25,36 @@ import { writeFailed } from './write-failure.js';
 /** The partition kafkajs chose for each message it was handed, by message. */
 type Chosen = WeakMap<Message, number>;
 
+/**
+ * Replaces its kafkajs producer after a send Kafka refused for good, as the bridge's own does
+ * (producer.ts): kafkajs would otherwise refuse every later write to the partitions of that
+ * request (OUT_OF_ORDER_SEQUENCE_NUMBER).
+ */
 export async function connectPositionedProducer(kafka: Kafka): Promise<PositionedProducer> {
   const chosen: Chosen = new WeakMap();
-  const producer = kafka.producer(producerConfig(chosen));
-  await producer.connect();
+  const open = async () => {
+    const producer = kafka.producer(producerConfig(chosen));
+    await producer.connect();
+    return producer;
+  };
+  let current = await open();
+  let refused = false;
   return {
-    send: (records) => sendPositioned(records, chosen, (batch) => producer.sendBatch(batch)),
-    disconnect: () => producer.disconnect(),
+    async send(records) {
+      if (refused) {
+        await current.disconnect().catch(() => {});
+        current = await open();
+        refused = false;
+      }
+      const producer = current;
+      return sendPositioned(records, chosen, (batch) => producer.sendBatch(batch)).catch(
+        (error: KafkaWriteFailed) => {
+          refused ||= error.details.permanent;
+          throw error;
+        },
+      );
+    },
+    disconnect: () => current.disconnect(),
   };
 }
 
