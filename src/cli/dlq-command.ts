@@ -78,14 +78,19 @@ async function dlq(context: OperatorContext, values: Values, positionals: string
 }
 
 async function list(context: OperatorContext, start: ReadStart): Promise<number> {
-  const journal = await readJournal(context.kafka(), context.topics.deadLetter, start);
+  const journal = await readJournal(await context.connect(), context.topics.deadLetter, start);
   for (const entry of journal.entries()) printLetter(context.out, entry);
   summarise(context.out, journal, '');
   return EXIT.ok;
 }
 
 async function dryRun(context: OperatorContext, start: ReadStart, commandId?: string) {
-  const journal = await readJournal(context.kafka(), context.topics.deadLetter, start, commandId);
+  const journal = await readJournal(
+    await context.connect(),
+    context.topics.deadLetter,
+    start,
+    commandId,
+  );
   const { replayable, refused } = sortOut(context, journal);
   for (const entry of replayable) printLetter(context.out, entry, { action: 'would replay' });
   for (const { entry, reason } of refused) {
@@ -100,7 +105,7 @@ async function dryRun(context: OperatorContext, start: ReadStart, commandId?: st
 }
 
 async function replayAll(context: OperatorContext, start: ReadStart, commandId?: string) {
-  const kafka = context.kafka();
+  const kafka = await context.connect();
   const { deadLetter } = context.topics;
   const producer = await kafka.exclusiveProducer(replayTransactionalId(deadLetter));
   try {

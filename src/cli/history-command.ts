@@ -49,7 +49,7 @@ async function history(context: OperatorContext, _values: unknown, positionals: 
   if (extra.length > 0) throw inputInvalid('arguments', `unexpected "${extra.join(' ')}"`);
   const { topics } = context;
   const names = [...Object.values(topics.commands), topics.events, topics.deadLetter];
-  const kafka = context.kafka();
+  const kafka = await context.connect();
   const admin = await kafka.clusterAdmin();
   const described = await admin.describeTopics(names, []).finally(() => admin.disconnect());
   if (described.size === 0) {

@@ -56,6 +56,7 @@ async function send(context: OperatorContext, values: Values, positionals: strin
   }
   const where = file ?? 'standard input';
   const command = parseJson(await readInput(file), where);
+  await context.connect();
   const producer = await CommandProducer.connect(context.connection, { topics: context.topics });
   try {
     const sent = await producer.send(type as CommandType, command as CommandInput<CommandType>);

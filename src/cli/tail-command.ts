@@ -67,6 +67,7 @@ async function tail(context: OperatorContext, values: Values, positionals: strin
   const wanted = (event: BridgeEvent) =>
     (bizId === undefined || event.subject === bizId) &&
     (types === undefined || types.has(event.type));
+  await context.connect();
   const subscriber = await EventSubscriber.start(context.connection, {
     topics: context.topics,
     from,

@@ -49,7 +49,7 @@ async function topics(context: OperatorContext, _values: unknown, positionals: s
     throw inputInvalid('<action>', 'give create or check');
   }
   if (extra.length > 0) throw inputInvalid('arguments', `unexpected "${extra.join(' ')}"`);
-  const kafka = context.kafka();
+  const kafka = await context.connect();
   const table = topicTable(context.topics, kafka.topicLayout);
   const admin = await kafka.clusterAdmin();
   try {

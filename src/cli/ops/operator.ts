@@ -17,10 +17,9 @@ import {
 import {
   CommandRefused,
   ConfigInvalid,
-  KafkaWriteFailed,
   OperatorInputInvalid,
+  SigningBridgeError,
   SubscriberUnavailable,
-  TopicsMissing,
 } from '../../errors.js';
 import {
   createKafkaConnection,
@@ -48,7 +47,11 @@ export interface OperatorContext {
   readonly out: Output;
   /** How the service itself reaches Kafka, from the same variables. */
   readonly connection: KafkaConnectionOptions;
-  kafka(): KafkaTools;
+  /**
+   * Kafka, once a first connection logged in as every later one will: a TLS or SASL refusal, or
+   * no broker answering, is one named error (exit 4) rather than kafkajs retrying.
+   */
+  connect(): Promise<KafkaTools>;
 }
 
 const COMMON_OPTIONS = {
@@ -77,15 +80,19 @@ export async function runOperator(spec: OperatorSpec, argv: string[]): Promise<n
   try {
     const config = loadKafkaConfig(process.env);
     const connection = kafkaConnectionOptions(config, pino({ level: 'silent' }));
-    let kafka: KafkaTools | undefined;
+    let connected: Promise<KafkaTools> | undefined;
     const context: OperatorContext = {
       config,
       topics: topics(config),
       out: new Output(values.json === true),
       connection,
-      kafka: () => {
-        kafka ??= createKafkaConnection(connection);
-        return kafka;
+      connect: () => {
+        connected ??= (async () => {
+          const kafka = createKafkaConnection(connection);
+          await kafka.preflight();
+          return kafka;
+        })();
+        return connected;
       },
     };
     return await spec.run(context, values, positionals);
@@ -118,8 +125,7 @@ function asFailure(error: unknown): { message: string; code: number } | undefine
   }
   if (error instanceof ConfigInvalid) return { message: error.message, code: EXIT.badConfig };
   const kafka =
-    error instanceof TopicsMissing ||
-    error instanceof KafkaWriteFailed ||
+    (error instanceof SigningBridgeError && error.code.startsWith('SB_ERR_KAFKA_')) ||
     error instanceof SubscriberUnavailable ||
     /^KafkaJS/.test((error as Error)?.name ?? '');
   if (kafka) {
