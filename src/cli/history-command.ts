@@ -5,7 +5,7 @@
  * topic (murmur2 of the bizId, as every producer of the bridge's topics partitions).
  */
 import { TopicsMissing } from '../errors.js';
-import { partitionOf } from '../kafka/index.js';
+import { keyPartition } from '../kafka/index.js';
 import { humanLine, place, printEvent } from './ops/event-line.js';
 import { EXIT } from './ops/exit-codes.js';
 import { HISTORY_MAX_RECORDS, HistoryBook, type HistoryEntry } from './ops/history-book.js';
@@ -60,7 +60,7 @@ async function history(context: OperatorContext, _values: unknown, positionals: 
   const only = new Map(
     [...described.values()].map(({ topic, partitions }) => [
       topic,
-      [partitionOf(bizId, partitions)],
+      [keyPartition(Buffer.from(bizId), partitions)],
     ]),
   );
   const book = new HistoryBook(bizId, topics);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { INPUT_MAX_BYTES } from '../../src/cli/send-command.js';
-import { partitionOf } from '../../src/kafka/index.js';
+import { keyPartition } from '../../src/kafka/index.js';
 import { topicNames } from '../../src/schemas/messages/index.js';
 import { cli, killAll } from '../support/cli-process.js';
 import { readTopic } from '../support/read-topic.js';
@@ -34,7 +34,7 @@ describe('signing-bridge send', () => {
     );
     expect(await run.exit).toBe(0);
     const [sent] = run.json();
-    const partition = partitionOf(command.bizId, 3);
+    const partition = keyPartition(Buffer.from(command.bizId), 3);
     expect(sent).toEqual({
       type: 'approve',
       commandId: 'send-1',

@@ -2,7 +2,7 @@
 // before sending, events decoded and outcomes waited for, a subscriber group that resumes.
 import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { partitionOf } from '../../src/kafka/index.js';
+import { keyPartition } from '../../src/kafka/index.js';
 import {
   type BridgeEvent,
   CommandProducer,
@@ -44,7 +44,7 @@ describe('CommandProducer', () => {
       commandId: `${bizId}-1`,
       topic: topics.commands.approve,
     });
-    expect(sent.partition).toBe(partitionOf(bizId, TEST_PARTITIONS));
+    expect(sent.partition).toBe(keyPartition(Buffer.from(bizId), TEST_PARTITIONS));
     const records = await readTopic(brokers, topics.commands.approve);
     const at = records.find((r) => r.partition === sent.partition && r.offset === sent.offset);
     expect(at?.key?.toString()).toBe(bizId);
@@ -61,7 +61,8 @@ describe('CommandProducer', () => {
     );
     const sent = await producer.sendMany(batch);
     expect(sent.map((s) => s.commandId)).toEqual(batch.map((b) => b.command.commandId));
-    for (const s of sent) expect(s.partition).toBe(partitionOf(s.bizId, TEST_PARTITIONS));
+    for (const s of sent)
+      expect(s.partition).toBe(keyPartition(Buffer.from(s.bizId), TEST_PARTITIONS));
     for (const partition of new Set(sent.map((s) => s.partition))) {
       const offsets = sent.filter((s) => s.partition === partition).map((s) => Number(s.offset));
       expect(offsets).toEqual(offsets.map((_, i) => (offsets[0] ?? 0) + i));
@@ -95,7 +96,7 @@ describe('CommandProducer', () => {
     const bizId = uniqueBizId('own-client');
     const sent = await own.send('remind', { bizId, payload: {} });
     await own.close();
-    expect(sent.partition).toBe(partitionOf(bizId, TEST_PARTITIONS));
+    expect(sent.partition).toBe(keyPartition(Buffer.from(bizId), TEST_PARTITIONS));
   });
 });
 
