@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { asRead, deadLetterOf } from '../../test/support/dead-letters.js';
 import type { InboundRecord } from '../kafka/index.js';
-import { DLQ_HEADERS } from '../producers/dead-letter.js';
+import { DLQ_HEADERS, REPLAY_MARKER_HEADERS } from '../producers/dead-letter.js';
 import { decodeDeadLetter } from './dead-letters.js';
 
 const command: InboundRecord = {
@@ -49,7 +49,10 @@ describe('decodeDeadLetter', () => {
   });
 
   it('when the record is a replay marker, then it says which dead letter was replayed', () => {
-    const marker = { ...command, headers: { [DLQ_HEADERS.replayOf]: Buffer.from('0/3') } };
+    const marker = {
+      ...command,
+      headers: { [REPLAY_MARKER_HEADERS.replayOf]: Buffer.from('0/3') },
+    };
     expect(decodeDeadLetter(marker)).toMatchObject({
       kind: 'replay-marker',
       replayOf: { partition: 0, offset: '3' },

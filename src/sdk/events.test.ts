@@ -3,6 +3,7 @@ import { EventUndecodable } from '../errors.js';
 import type { PendingEvent } from '../handlers/types.js';
 import type { OutboundRecord } from '../kafka/index.js';
 import { encodeEvent } from '../producers/cloud-events.js';
+import { schemaId } from '../schemas/messages/index.js';
 import { type BridgeEvent, decodeEvent, type KafkaRecord } from './events.js';
 
 const address = { topic: 'events', source: 'signing-bridge', bizId: 'biz-1', commandId: 'cmd-1' };
@@ -50,6 +51,7 @@ describe('decodeEvent', () => {
       subject: 'biz-1',
       time: '2026-01-02T03:04:05.678Z',
       commandId: 'cmd-1',
+      dataSchema: schemaId('events', 'signingbridge.reminder.sent'),
       data: reminded.data,
       terminal: true,
       record: {

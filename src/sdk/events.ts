@@ -6,7 +6,7 @@
  */
 import { EventUndecodable, type InvalidField } from '../errors.js';
 import type { RecordHeaders } from '../kafka/index.js';
-import { SPEC_VERSION } from '../producers/cloud-events.js';
+import { CE_HEADERS, SPEC_VERSION } from '../producers/cloud-events.js';
 import { invalidFields } from '../schemas/issues.js';
 import {
   type CommandType,
@@ -39,6 +39,8 @@ export interface BridgeEventOf<T extends EventType> {
   readonly time: string;
   /** ce_correlationid: the commandId (or the record position of an unreadable command). */
   readonly commandId: string | undefined;
+  /** ce_dataschema: the `$id` of the data's JSON Schema (schemas/). */
+  readonly dataSchema: string | undefined;
   readonly data: EventData<T>;
   /** Whether it ends its command (a document.added inside a create-contract does not). */
   readonly terminal: boolean;
@@ -57,10 +59,11 @@ export type BridgeEvent = { [T in EventType]: BridgeEventOf<T> }[EventType];
 /** @throws EventUndecodable when the record is not an event of a type this SDK knows. */
 export function decodeEvent(record: KafkaRecord): BridgeEvent {
   const header = (name: string) => headerText(record.headers ?? {}, name);
-  const [id, type, source, time] = ['ce_id', 'ce_type', 'ce_source', 'ce_time'].map(header);
+  const { id: ID, type: TYPE, source: SOURCE, time: TIME } = CE_HEADERS;
+  const [id, type, source, time] = [ID, TYPE, SOURCE, TIME].map(header);
   const fail = (reason: EventUndecodable['details']['reason'], fields: InvalidField[] = []) =>
     undecodable(record, reason, type, fields);
-  if (header('ce_specversion') !== SPEC_VERSION || !id || !source || !time || !type) {
+  if (header(CE_HEADERS.specVersion) !== SPEC_VERSION || !id || !source || !time || !type) {
     throw fail('not-cloudevent');
   }
   if (!(type in EVENTS)) throw fail('unknown-type');
@@ -79,9 +82,10 @@ export function decodeEvent(record: KafkaRecord): BridgeEvent {
     type: eventType,
     id,
     source,
-    subject: header('ce_subject'),
+    subject: header(CE_HEADERS.subject),
     time,
-    commandId: header('ce_correlationid'),
+    commandId: header(CE_HEADERS.correlationId),
+    dataSchema: header(CE_HEADERS.dataSchema),
     data,
     terminal: isTerminal(eventType, (data as { commandType: CommandType }).commandType),
     record: { topic, partition, offset, timestamp, key: record.key?.toString() },

@@ -11,7 +11,7 @@ describe('topicTable', () => {
     expect(table.map((row) => [row.topic, row.role])).toEqual([
       ...Object.values(names.commands).map((topic) => [topic, 'commands']),
       ['t.events', 'events'],
-      ['t.dead-letter', 'dead-letter'],
+      ['t.dead-letter', 'deadLetter'],
       ['t.ledger', 'ledger'],
     ]);
     expect(new Set(table.map((row) => row.partitions))).toEqual(new Set([12]));
@@ -19,7 +19,7 @@ describe('topicTable', () => {
       'cleanup.policy': 'delete',
       'retention.ms': '604800000',
     });
-    expect(table.find((row) => row.role === 'dead-letter')?.configs['retention.ms']).toBe(
+    expect(table.find((row) => row.role === 'deadLetter')?.configs['retention.ms']).toBe(
       '2592000000',
     );
     expect(table.find((row) => row.role === 'ledger')?.configs).toEqual({

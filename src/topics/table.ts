@@ -51,7 +51,8 @@ export function topicTable(names: TopicNames, layout: TopicLayout): TopicRow[] {
   };
   const row = (topic: string, role: TopicRole): TopicRow => {
     const retention = retentionOf[role];
-    const retained = retention === undefined ? {} : { 'retention.ms': String(retention) };
+    const retained: Record<string, string> =
+      retention === undefined ? {} : { 'retention.ms': String(retention) };
     return {
       topic,
       role,

@@ -40,7 +40,7 @@ describe('signing-bridge topics', () => {
     expect(before.lines.map((l) => [l.role, l.exists])).toEqual([
       ...Array(6).fill(['commands', false]),
       ['events', false],
-      ['dead-letter', false],
+      ['deadLetter', false],
       ['ledger', false],
     ]);
 
@@ -56,7 +56,7 @@ describe('signing-bridge topics', () => {
       'cleanup.policy': 'delete',
       'retention.ms': '604800000',
     });
-    expect(byRole.get('dead-letter')).toMatchObject({ 'retention.ms': '2592000000' });
+    expect(byRole.get('deadLetter')).toMatchObject({ 'retention.ms': '2592000000' });
 
     const again = await topics('create', env);
     expect(again.code).toBe(0);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { asRead, deadLetterOf } from '../../../test/support/dead-letters.js';
 import type { InboundRecord } from '../../kafka/index.js';
-import { DLQ_HEADERS } from '../../producers/dead-letter.js';
+import { REPLAY_MARKER_HEADERS } from '../../producers/dead-letter.js';
 import { DlqJournal } from './dlq-journal.js';
 
 function letter(commandId: string, offset: string, valueBytes = 0): InboundRecord {
@@ -19,7 +19,7 @@ function letter(commandId: string, offset: string, valueBytes = 0): InboundRecor
 }
 
 function marker(offset: string): InboundRecord {
-  const headers = { [DLQ_HEADERS.replayOf]: Buffer.from(`0/${offset}`) };
+  const headers = { [REPLAY_MARKER_HEADERS.replayOf]: Buffer.from(`0/${offset}`) };
   return {
     topic: 't.dead-letter',
     partition: 0,

@@ -6,7 +6,7 @@
  * journal only once the first's transaction has ended.
  */
 import type { OutboundRecord, PositionedTransaction, RecordPosition } from '../../kafka/index.js';
-import { DLQ_HEADERS } from '../../producers/dead-letter.js';
+import { REPLAY_MARKER_HEADERS } from '../../producers/dead-letter.js';
 import type { DeadLetter } from '../../sdk/index.js';
 
 // A record batch must fit the broker's message.max.bytes: send letters a few at a time.
@@ -60,8 +60,8 @@ function marker({ letter, to }: Replayed, now: Date): OutboundRecord {
       replayedAt: now.toISOString(),
     }),
     headers: {
-      [DLQ_HEADERS.replayOf]: `${partition}/${offset}`,
-      [DLQ_HEADERS.replayedAt]: now.toISOString(),
+      [REPLAY_MARKER_HEADERS.replayOf]: `${partition}/${offset}`,
+      [REPLAY_MARKER_HEADERS.replayedAt]: now.toISOString(),
     },
   };
 }
