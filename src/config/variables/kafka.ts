@@ -1,5 +1,4 @@
 import { defaultBridgeSettings } from '../../consumers/settings.js';
-import { DEFAULT_TOPIC_PARTITIONS } from '../../schemas/messages/topic-settings.js';
 import { DEFAULT_TOPIC_PREFIX } from '../../schemas/messages/topics.js';
 import { DEFAULT_TOPIC_LAYOUT } from '../../topics/table.js';
 import {
