@@ -20,6 +20,8 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts'],
+          // Type tests (*.test-d.ts): checked by tsc, reported as tests; nothing runs.
+          typecheck: { enabled: true, include: ['src/**/*.test-d.ts'], tsconfig: 'tsconfig.json' },
         },
       },
       {

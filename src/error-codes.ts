@@ -204,6 +204,54 @@ export const ERROR_CODES = {
       "Check KAFKA_BROKERS and that KAFKA_TLS and KAFKA_SASL_MECHANISM match the listener. Start-up tries a few times over about ten seconds, then exits 1; the orchestrator's restart tries again.",
     seenIn: AT_START,
   },
+  SB_ERR_KAFKA_TOPICS_MISSING: {
+    meaning:
+      'Topics the bridge needs do not exist, and it was told not to create them (TOPICS_CREATE=false).',
+    retryable: false,
+    action:
+      'Create them as the topic table says (`signing-bridge topics create`, docs/cli.md), or set TOPICS_CREATE=true; the message names each missing topic.',
+    seenIn: `${AT_START}; \`signing-bridge history\` (exit 4)`,
+  },
+  SB_ERR_SDK_COMMAND_INVALID: {
+    meaning:
+      'The SDK (or `signing-bridge send`) refused a command that breaks its schema; nothing was sent.',
+    retryable: false,
+    action:
+      'Correct the command: `details.fields` names each field and its rule, `details.index` the command of a sendMany batch.',
+    seenIn: 'a library call (`CommandProducer.send`, `sendMany`); `signing-bridge send` (exit 2)',
+  },
+  SB_ERR_SDK_EVENT_UNDECODABLE: {
+    meaning:
+      'A record on the events topic is not an event of a type this SDK knows, with data in its schema (`details.reason`).',
+    retryable: false,
+    action:
+      'Usually an event type newer than the SDK: upgrade the package. Otherwise something other than the bridge writes to the events topic.',
+    seenIn:
+      "the subscriber's `onUndecodable`; `decodeEvent`; `signing-bridge tail` (a note on stderr)",
+  },
+  SB_ERR_SDK_OUTCOME_TIMED_OUT: {
+    meaning: 'No terminal event of the command arrived within the time given to wait for it.',
+    retryable: true,
+    action:
+      'Wait longer, or look at the command (`signing-bridge history <bizId>`): the bridge may be down, behind, or retrying the platform.',
+    seenIn: 'a library call (`EventSubscriber.waitForOutcome`)',
+  },
+  SB_ERR_SDK_SUBSCRIBER_UNAVAILABLE: {
+    meaning:
+      'The event subscriber was stopped or its consumer failed for good while something waited for an outcome, or more waits than it holds were asked for.',
+    retryable: false,
+    action:
+      'Start a new subscriber (its `done` promise says why the old one failed), or wait for fewer commands at once (`details.reason`).',
+    seenIn: 'a library call (`EventSubscriber.waitForOutcome`)',
+  },
+  SB_ERR_CLI_INPUT_INVALID: {
+    meaning:
+      'An operator command was given something it cannot use: an unknown option, a missing argument, a file that is not JSON; nothing was done.',
+    retryable: false,
+    action:
+      'Correct what the message names (the option, argument or file, with line and column); see `--help`.',
+    seenIn: 'the operator commands (`send`, `tail`, `history`, `topics`, `dlq`; exit 2)',
+  },
 } as const satisfies Record<`SB_ERR_${string}`, ErrorCodeRow>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

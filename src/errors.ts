@@ -327,3 +327,65 @@ export class KafkaUnreachable extends SigningBridgeError<{
   readonly code = 'SB_ERR_KAFKA_UNREACHABLE';
   readonly retryable = true;
 }
+
+/**
+ * Topics the bridge needs do not exist and it was told not to create them (TOPICS_CREATE=false):
+ * create them (`signing-bridge topics create`) or let the bridge do it.
+ */
+export class TopicsMissing extends SigningBridgeError<{ topics: string[] }> {
+  readonly code = 'SB_ERR_KAFKA_TOPICS_MISSING';
+  readonly retryable = false;
+}
+
+/** The SDK refused to send a command that breaks its schema; nothing was sent. */
+export class CommandRefused extends SigningBridgeError<{
+  commandType: string;
+  fields: InvalidField[];
+  /** Its position in a sendMany() batch. */
+  index?: number;
+}> {
+  readonly code = 'SB_ERR_SDK_COMMAND_INVALID';
+  readonly retryable = false;
+}
+
+/** A record on the events topic is not an event of a type this SDK knows, in its schema. */
+export class EventUndecodable extends SigningBridgeError<{
+  topic: string;
+  partition: number;
+  offset: string;
+  reason: 'not-cloudevent' | 'unknown-type' | 'not-json' | 'schema';
+  ceType: string | undefined;
+  fields: InvalidField[];
+}> {
+  readonly code = 'SB_ERR_SDK_EVENT_UNDECODABLE';
+  readonly retryable = false;
+}
+
+/** No terminal event of the command arrived within the time given to wait for it. */
+export class OutcomeWaitTimedOut extends SigningBridgeError<{
+  commandId: string;
+  timeoutMs: number;
+}> {
+  readonly code = 'SB_ERR_SDK_OUTCOME_TIMED_OUT';
+  readonly retryable = true;
+}
+
+/**
+ * The subscriber stopped (asked to, or its consumer failed for good) while something waited for
+ * an outcome, or more waits were asked for than it holds at once.
+ */
+export class SubscriberUnavailable extends SigningBridgeError<{
+  reason: 'stopped' | 'failed' | 'too-many-waits';
+}> {
+  readonly code = 'SB_ERR_SDK_SUBSCRIBER_UNAVAILABLE';
+  readonly retryable = false;
+}
+
+/**
+ * An operator command (`signing-bridge send`, `tail`, ...) was given something it cannot use:
+ * an unknown option, a missing argument, a file that is not JSON. Nothing was done.
+ */
+export class OperatorInputInvalid extends SigningBridgeError<{ where: string }> {
+  readonly code = 'SB_ERR_CLI_INPUT_INVALID';
+  readonly retryable = false;
+}

@@ -10,7 +10,7 @@ import {
   bridgeSettings,
   clientOptions,
   filePolicy,
-  kafkaClientSettings,
+  kafkaConnectionOptions,
   topics,
 } from './config/component-settings.js';
 import type { Config } from './config/index.js';
@@ -46,11 +46,9 @@ export function composeService(config: Config, log: Logger): Service {
   const metrics = createMetrics();
   const { pool, client } = platformClient(config, metrics, log);
   const files = createFileLoader(filePolicy(config));
-  const kafka = createKafkaConnection({
-    ...kafkaClientSettings(config),
-    log: log.child({ component: 'kafka' }),
-    topicPartitions: config.TOPIC_PARTITIONS,
-  });
+  const kafka = createKafkaConnection(
+    kafkaConnectionOptions(config, log.child({ component: 'kafka' })),
+  );
   const bridge = new Bridge({
     kafka,
     topics: topics(config),

@@ -1,13 +1,11 @@
 /**
- * Reads a run's events topic from the beginning and keeps, per phase, when each command's first
+ * Reads a run's events topic from the beginning with the SDK's subscriber and keeps, per phase, when each command's first
  * terminal event was written (the event record's timestamp) and how long after its command was
  * produced; and how many terminal events of each type arrived, repeats counted apart.
  */
-import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { GroupConsumer, InboundRecord, KafkaConnection } from '../../src/kafka/index.js';
-import { headerText } from '../../src/producers/index.js';
-import { EVENTS, type EventType, isTerminal } from '../../src/schemas/messages/index.js';
+import type { TopicNames } from '../../src/schemas/messages/index.js';
+import { type BridgeEvent, EventSubscriber } from '../../src/sdk/index.js';
 import type { SentCommand } from './kafka-io.js';
 
 export interface PhaseTally {
@@ -25,32 +23,26 @@ export class EventTally {
   readonly #sent: ReadonlyMap<string, SentCommand>;
   readonly #ended = new Set<string>();
   readonly #phases = new Map<string, PhaseTally>();
-  readonly #consumer: GroupConsumer;
+  #subscriber: EventSubscriber | undefined;
   #lastArrival = Date.now();
 
-  private constructor(consumer: GroupConsumer, sent: ReadonlyMap<string, SentCommand>) {
-    this.#consumer = consumer;
+  private constructor(sent: ReadonlyMap<string, SentCommand>) {
     this.#sent = sent;
   }
 
   static async start(
-    kafka: KafkaConnection,
-    eventsTopic: string,
+    brokers: readonly string[],
+    topics: TopicNames,
     sent: ReadonlyMap<string, SentCommand>,
   ): Promise<EventTally> {
-    const id = randomUUID();
-    const consumer = kafka.consumer({ groupId: `bench-events-${id}`, instanceId: id });
-    const tally = new EventTally(consumer, sent);
-    await consumer.run([eventsTopic], {
-      onBatch: (batch) => {
-        for (const record of batch.records) tally.#add(record);
-        const last = batch.records.at(-1);
-        if (last) batch.resolve(last.offset);
-      },
-      onAssignment: () => {},
-      onCrash: (error, restarting) =>
-        process.stderr.write(`[events] consumer crashed (restarting: ${restarting}): ${error}\n`),
-    });
+    const tally = new EventTally(sent);
+    tally.#subscriber = await EventSubscriber.start(
+      { brokers: [...brokers], clientId: 'bench' },
+      { topics, from: 'beginning', onEvent: (event) => tally.#add(event) },
+    );
+    tally.#subscriber.done.catch((error: unknown) =>
+      process.stderr.write(`[events] the subscriber failed: ${error}\n`),
+    );
     return tally;
   }
 
@@ -75,24 +67,22 @@ export class EventTally {
     }
   }
 
-  stop(): Promise<void> {
-    return this.#consumer.stop();
+  async stop(): Promise<void> {
+    await this.#subscriber?.stop();
   }
 
-  #add(record: InboundRecord): void {
-    const type = headerText(record.headers, 'ce_type') as EventType | undefined;
-    const commandId = headerText(record.headers, 'ce_correlationid');
+  #add(event: BridgeEvent): void {
+    const { commandId } = event;
     const sent = commandId === undefined ? undefined : this.#sent.get(commandId);
-    if (type === undefined || !(type in EVENTS) || sent === undefined) return;
-    if (!isTerminal(type, sent.type)) return;
+    if (sent === undefined || commandId === undefined || !event.terminal) return;
     this.#lastArrival = Date.now();
-    if (this.#ended.has(commandId as string)) {
+    if (this.#ended.has(commandId)) {
       this.repeats += 1;
       return;
     }
-    this.#ended.add(commandId as string);
-    this.outcomes.set(type, (this.outcomes.get(type) ?? 0) + 1);
-    const at = Number(record.timestamp);
+    this.#ended.add(commandId);
+    this.outcomes.set(event.type, (this.outcomes.get(event.type) ?? 0) + 1);
+    const at = Number(event.record.timestamp);
     const phase = this.phase(sent.phase);
     phase.eventTimes.push(at);
     phase.latenciesMs.push(at - sent.producedAt);

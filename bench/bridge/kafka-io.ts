@@ -1,11 +1,13 @@
 /**
- * The benchmark's side of Kafka, through the project's own wrapper (src/kafka): the topics of
- * one run, and commands produced as other services would (JSON, key = bizId), each remembered
- * with the time it was produced so its terminal event can say how long it took.
+ * The benchmark's side of Kafka: the topics of one run (through src/kafka), and commands produced
+ * as other services would, with the SDK, each remembered with the time it was produced so its
+ * terminal event can say how long it took.
  */
 import pino from 'pino';
 import { createKafkaConnection, type KafkaConnection } from '../../src/kafka/index.js';
 import type { CommandType, TopicNames } from '../../src/schemas/messages/index.js';
+import { CommandProducer, type CommandToSend } from '../../src/sdk/index.js';
+import { topicTable } from '../../src/topics/table.js';
 import type { Planned } from './workload.js';
 
 export const PARTITIONS = 12;
@@ -13,19 +15,18 @@ const RECORDS_PER_REQUEST = 1_000;
 
 export function benchKafka(brokers: string[]): KafkaConnection {
   const log = pino({ name: 'bench-kafka', level: 'fatal' }, pino.destination(2));
-  return createKafkaConnection({ brokers, clientId: 'bench', log, topicPartitions: PARTITIONS });
+  return createKafkaConnection({
+    brokers,
+    clientId: 'bench',
+    log,
+    topicLayout: { partitions: PARTITIONS },
+  });
 }
 
 export async function createTopics(kafka: KafkaConnection, topics: TopicNames): Promise<void> {
   const admin = await kafka.admin();
-  const spec = (topic: string, compacted = false) => ({ topic, partitions: PARTITIONS, compacted });
   try {
-    await admin.ensureTopics([
-      ...Object.values(topics.commands).map((topic) => spec(topic)),
-      spec(topics.ledger, true),
-      spec(topics.events),
-      spec(topics.deadLetter),
-    ]);
+    await admin.ensureTopics(topicTable(topics, kafka.topicLayout));
   } finally {
     await admin.disconnect();
   }
@@ -39,37 +40,35 @@ export interface SentCommand {
   readonly producedAt: number;
 }
 
-/** Produces commands and remembers each one by commandId. */
+/** Produces commands through the SDK, and remembers each one by commandId. */
 export class CommandWriter {
   readonly sent = new Map<string, SentCommand>();
-  readonly #kafka: KafkaConnection;
+  readonly #brokers: readonly string[];
   readonly #topics: TopicNames;
-  #producer: Awaited<ReturnType<KafkaConnection['producer']>> | undefined;
+  #producer: Promise<CommandProducer> | undefined;
 
-  constructor(kafka: KafkaConnection, topics: TopicNames) {
-    this.#kafka = kafka;
+  constructor(brokers: readonly string[], topics: TopicNames) {
+    this.#brokers = brokers;
     this.#topics = topics;
   }
 
   async send(commands: readonly Planned[], phase: string): Promise<void> {
-    this.#producer ??= await this.#kafka.producer();
+    this.#producer ??= CommandProducer.connect(
+      { brokers: [...this.#brokers], clientId: 'bench' },
+      { topics: this.#topics },
+    );
+    const producer = await this.#producer;
     for (let start = 0; start < commands.length; start += RECORDS_PER_REQUEST) {
       const chunk = commands.slice(start, start + RECORDS_PER_REQUEST);
       const producedAt = Date.now();
       for (const { type, command } of chunk) {
         this.sent.set(command.commandId, { type, phase, producedAt });
       }
-      await this.#producer.send(
-        chunk.map(({ type, command }) => ({
-          topic: this.#topics.commands[type],
-          key: command.bizId,
-          value: JSON.stringify(command),
-        })),
-      );
+      await producer.sendMany(chunk as readonly CommandToSend[]);
     }
   }
 
   async close(): Promise<void> {
-    await this.#producer?.disconnect();
+    await (await this.#producer)?.close();
   }
 }

@@ -55,8 +55,8 @@ export async function stage(
   progress(`${plan.name}: making ${workload.bizIds.length} contracts`);
   await setUpContracts(run.simulator.url, workload);
   await createTopics(run.kafka, topics);
-  const writer = new CommandWriter(run.kafka, topics);
-  const tally = await EventTally.start(run.kafka, topics.events, writer.sent);
+  const writer = new CommandWriter(run.brokers, topics);
+  const tally = await EventTally.start(run.brokers, topics, writer.sent);
   progress(`${plan.name}: producing a backlog of ${plan.backlog} commands`);
   await writer.send(workload.take(plan.backlog), 'backlog');
   await run.simulator.admin.setFaults(plan.faults);

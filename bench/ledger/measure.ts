@@ -168,8 +168,8 @@ async function measureCommands(
   count: number,
   bridge: NodeChild,
 ) {
-  const writer = new CommandWriter(context.kafka, topics);
-  const tally = await EventTally.start(context.kafka, topics.events, writer.sent);
+  const writer = new CommandWriter(context.brokers, topics);
+  const tally = await EventTally.start(context.brokers, topics, writer.sent);
   try {
     const runId = randomUUID().slice(0, 6);
     await writer.send(
@@ -190,8 +190,8 @@ async function measureRebalance(
   prefix: string,
   topics: ReturnType<typeof topicNames>,
 ) {
-  const writer = new CommandWriter(context.kafka, topics);
-  const tally = await EventTally.start(context.kafka, topics.events, writer.sent);
+  const writer = new CommandWriter(context.brokers, topics);
+  const tally = await EventTally.start(context.brokers, topics, writer.sent);
   const second = await startBridge(context, prefix);
   try {
     const runId = randomUUID().slice(0, 6);

@@ -25,6 +25,8 @@ export interface StoryCommand {
   readonly expected: EventType;
   /** What it is about, printed as it is sent. */
   readonly note: string;
+  /** Sent as a producer without the SDK would, unchecked: it is meant to break its schema. */
+  readonly unchecked?: true;
 }
 
 export interface Meta {
@@ -162,7 +164,8 @@ export function createLeaseAgain(meta: Meta): StoryCommand {
 export function malformedApproval(meta: Meta): StoryCommand {
   const command = { ...meta, payload: { pass: 'yes' } };
   const note = 'lease: pass "yes" breaks the schema';
-  return { type: 'approve', command, expected: 'signingbridge.command.rejected', note };
+  const expected = 'signingbridge.command.rejected';
+  return { type: 'approve', command, expected, note, unchecked: true };
 }
 
 /** Positions need the ids the platform gave the draft's signatories and the document. */

@@ -4,10 +4,11 @@
  * summary. Colours only on a terminal, so piped output and CI logs stay plain text.
  */
 import { styleText } from 'node:util';
+import { count, eventDetail } from '../../src/cli/ops/event-detail.js';
+import type { BridgeEvent, DeadLetter } from '../../src/sdk/index.js';
 import type { ContractRecord } from '../../src/simulator/index.js';
-import type { Arrival, DeadLetterArrival, EventArrival } from './arrivals.js';
 import type { StoryCommand } from './commands.js';
-import { count, eventDetail } from './event-details.js';
+import type { Arrival } from './kafka-io.js';
 import type { StoryReport } from './story.js';
 
 type Style = Parameters<typeof styleText>[0];
@@ -39,7 +40,7 @@ export class EventPrinter implements StoryReport {
   }
 
   arrival(arrival: Arrival): void {
-    if (arrival.kind === 'dead-letter') this.#deadLetter(arrival);
+    if ('kind' in arrival) this.#deadLetter(arrival);
     else this.#event(arrival);
   }
 
@@ -56,9 +57,9 @@ export class EventPrinter implements StoryReport {
   }
 
   /** Counts per type of the terminal events received, one line each. */
-  summary(sent: number, endings: readonly EventArrival[], deadLetters: number): void {
+  summary(sent: number, endings: readonly BridgeEvent[], deadLetters: number): void {
     const counts = new Map<string, number>();
-    for (const { event } of endings) counts.set(event.type, (counts.get(event.type) ?? 0) + 1);
+    for (const { type } of endings) counts.set(type, (counts.get(type) ?? 0) + 1);
     this.#write(`\nsummary: ${sent} commands sent, ${endings.length} terminal events received\n`);
     for (const [type, count] of [...counts].sort()) {
       this.#write(`  ${type.padEnd(WIDTH.type)}  ${count}\n`);
@@ -66,25 +67,22 @@ export class EventPrinter implements StoryReport {
     this.#write(`  ${'dead letters'.padEnd(WIDTH.type)}  ${deadLetters}\n`);
   }
 
-  #event({ event, data, terminal }: EventArrival): void {
-    const style: Style = FAILURE.test(event.type) ? 'red' : terminal ? 'green' : 'dim';
+  #event(event: BridgeEvent): void {
+    const style: Style = FAILURE.test(event.type) ? 'red' : event.terminal ? 'green' : 'dim';
     const columns = [
       event.type,
       event.subject ?? '-',
-      event.correlationId ?? '-',
-      eventDetail(event.type, data),
+      event.commandId ?? '-',
+      eventDetail(event.type, event.data),
     ];
     this.#line(clock(new Date(event.time)), columns, style);
   }
 
-  #deadLetter(letter: DeadLetterArrival): void {
+  #deadLetter(letter: DeadLetter): void {
     const time = letter.failedAt ? new Date(letter.failedAt) : new Date();
-    const what = `${letter.errorCode ?? 'no error code'}, copied from ${letter.sourceTopic ?? '?'}`;
-    this.#line(
-      clock(time),
-      ['dead letter', letter.bizId ?? '-', letter.commandId ?? '-', what],
-      'yellow',
-    );
+    const what = `${letter.errorCode ?? 'no error code'}, copied from ${letter.source.topic ?? '?'}`;
+    const bizId = letter.original.key?.toString() ?? '-';
+    this.#line(clock(time), ['dead letter', bizId, letter.commandId ?? '-', what], 'yellow');
   }
 
   #line(time: string, [type = '', bizId = '', commandId = '', text = '']: string[], style: Style) {

@@ -1,25 +1,22 @@
 /**
- * The demo's side of Kafka, as the bridge's neighbours see it: commands produced as JSON keyed
- * by bizId on their type's topic, and the events and dead-letter topics read from the start.
- * It goes through src/kafka, the one module that speaks to the Kafka client library.
+ * The demo's side of Kafka, as the bridge's neighbours see it, through the SDK: commands sent
+ * with its CommandProducer (checked, keyed by bizId), the events and dead-letter topics read
+ * from the start with its EventSubscriber. The one command meant to be malformed goes out as
+ * a producer without the SDK would send it, unchecked.
  */
-import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import {
-  createKafkaConnection,
-  type FetchedBatch,
-  type GroupConsumer,
-  type InboundRecord,
-  type RecordProducer,
-} from '../../src/kafka/index.js';
+import { createKafkaConnection, type PositionedProducer } from '../../src/kafka/index.js';
 import type { CommandType, TopicNames } from '../../src/schemas/messages/index.js';
 import {
-  type Arrival,
-  type DeadLetterArrival,
-  deadLetterArrival,
-  type EventArrival,
-  eventArrival,
-} from './arrivals.js';
+  type BridgeEvent,
+  type CommandInput,
+  CommandProducer,
+  type DeadLetter,
+  EventSubscriber,
+} from '../../src/sdk/index.js';
+import type { StoryCommand } from './commands.js';
+
+export type Arrival = BridgeEvent | DeadLetter;
 
 /** Some commands had no terminal event when the deadline came. */
 export class EndingsOverdue extends Error {
@@ -39,19 +36,24 @@ export interface Deadline {
 }
 
 export class DemoKafka {
-  readonly #producer: RecordProducer;
-  readonly #consumer: GroupConsumer;
+  readonly #producer: CommandProducer;
+  readonly #unchecked: PositionedProducer;
   readonly #topics: TopicNames;
-  readonly #events: EventArrival[] = [];
-  readonly #endings = new Map<string, EventArrival>();
+  readonly #events: BridgeEvent[] = [];
+  readonly #endings = new Map<string, BridgeEvent>();
   readonly #typeOf = new Map<string, CommandType>();
   readonly #listeners = new Set<() => void>();
+  #subscriber: EventSubscriber | undefined;
   #failure: Error | undefined;
   #deadLetters = 0;
 
-  private constructor(producer: RecordProducer, consumer: GroupConsumer, topics: TopicNames) {
+  private constructor(
+    producer: CommandProducer,
+    unchecked: PositionedProducer,
+    topics: TopicNames,
+  ) {
     this.#producer = producer;
-    this.#consumer = consumer;
+    this.#unchecked = unchecked;
     this.#topics = topics;
   }
 
@@ -63,25 +65,32 @@ export class DemoKafka {
     onArrival: (arrival: Arrival) => void;
   }): Promise<DemoKafka> {
     const { brokers, topics, log, onArrival } = options;
-    const kafka = createKafkaConnection({ brokers, clientId: 'signing-bridge-demo', log });
-    const producer = await kafka.producer();
-    const reader = `demo-reader-${randomUUID()}`;
-    const consumer = kafka.consumer({ groupId: reader, instanceId: reader });
-    const io = new DemoKafka(producer, consumer, topics);
-    await consumer.run([topics.events, topics.deadLetter], {
-      onBatch: (batch) => io.#take(batch, onArrival),
-      onAssignment: () => {},
-      onCrash: (error, restarting) => {
-        if (!restarting) io.#fail(error);
+    const target = { brokers, clientId: 'signing-bridge-demo', log };
+    const producer = await CommandProducer.connect(target, { topics });
+    const unchecked = await createKafkaConnection({ ...target }).positionedProducer();
+    const io = new DemoKafka(producer, unchecked, topics);
+    const subscriber = await EventSubscriber.start(target, {
+      topics,
+      from: 'beginning',
+      onEvent: (event) => io.#take(event, onArrival),
+      onDeadLetter: (letter) => {
+        io.#deadLetters++;
+        onArrival(letter);
       },
     });
+    io.#subscriber = subscriber;
+    subscriber.done.catch((error: unknown) => io.#fail(error as Error));
     return io;
   }
 
-  /** Produces one command on its type's topic, keyed by its bizId, as other services do. */
-  async send(type: CommandType, command: { readonly commandId: string; readonly bizId: string }) {
-    const record = { topic: this.#topics.commands[type], key: command.bizId };
-    await this.#producer.send([{ ...record, value: JSON.stringify(command) }]);
+  /** Sends one command on its type's topic, keyed by its bizId, as other services do. */
+  async send({ type, command, unchecked }: StoryCommand): Promise<void> {
+    if (unchecked) {
+      const record = { topic: this.#topics.commands[type], key: command.bizId };
+      await this.#unchecked.send([{ ...record, value: JSON.stringify(command) }]);
+    } else {
+      await this.#producer.send(type, command as CommandInput<typeof type>);
+    }
     this.#typeOf.set(command.commandId, type);
   }
 
@@ -94,17 +103,17 @@ export class DemoKafka {
   }
 
   /** The first terminal event of each command that has one, in arrival order. */
-  get endings(): EventArrival[] {
+  get endings(): BridgeEvent[] {
     return [...this.#endings.values()];
   }
 
   /** Every event of the command so far, step events included, in arrival order. */
-  eventsOf(commandId: string): EventArrival[] {
-    return this.#events.filter((arrival) => arrival.event.correlationId === commandId);
+  eventsOf(commandId: string): BridgeEvent[] {
+    return this.#events.filter((event) => event.commandId === commandId);
   }
 
   /** The command's first terminal event, once it arrived. */
-  endingOf(commandId: string): EventArrival | undefined {
+  endingOf(commandId: string): BridgeEvent | undefined {
     return this.#endings.get(commandId);
   }
 
@@ -136,34 +145,21 @@ export class DemoKafka {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([this.#consumer.stop(), this.#producer.disconnect()]);
+    await Promise.allSettled([
+      this.#subscriber?.stop(),
+      this.#producer.close(),
+      this.#unchecked.disconnect(),
+    ]);
   }
 
-  #take(batch: FetchedBatch, onArrival: (arrival: Arrival) => void): void {
-    for (const record of batch.records) {
-      const arrival =
-        batch.topic === this.#topics.deadLetter ? this.#deadLetter(record) : this.#event(record);
-      if (arrival) onArrival(arrival);
+  #take(event: BridgeEvent, onArrival: (arrival: Arrival) => void): void {
+    this.#events.push(event);
+    const { commandId } = event;
+    if (event.terminal && commandId !== undefined && !this.#endings.has(commandId)) {
+      this.#endings.set(commandId, event);
     }
-    const last = batch.records.at(-1);
-    if (last) batch.resolve(last.offset);
+    onArrival(event);
     for (const listener of this.#listeners) listener();
-  }
-
-  #event(record: InboundRecord): EventArrival | undefined {
-    const arrival = eventArrival(record);
-    if (!arrival) return undefined;
-    this.#events.push(arrival);
-    const commandId = arrival.event.correlationId;
-    if (arrival.terminal && commandId !== undefined && !this.#endings.has(commandId)) {
-      this.#endings.set(commandId, arrival);
-    }
-    return arrival;
-  }
-
-  #deadLetter(record: InboundRecord): DeadLetterArrival {
-    this.#deadLetters++;
-    return deadLetterArrival(record);
   }
 
   #fail(error: Error): void {

@@ -4,8 +4,8 @@
  * initiated contract, positions need the platform's ids) go out only once its event arrived.
  */
 import type { DraftSignatory, EventType } from '../../src/schemas/messages/index.js';
+import type { BridgeEvent } from '../../src/sdk/index.js';
 import type { AdminClient, ContractRecord } from '../../src/simulator/index.js';
-import type { EventArrival } from './arrivals.js';
 import {
   addGuarantor,
   addPurchaseTerms,
@@ -71,12 +71,12 @@ export async function runStory(deps: StoryDeps): Promise<StoryResult> {
   const act = async (title: string, commands: StoryCommand[]) => {
     report.act(title);
     for (const command of commands) {
-      await io.send(command.type, command.command);
+      await io.send(command);
       report.sent(command);
     }
     const ids = commands.map((c) => c.command.commandId);
     await io.waitForEndings(ids, deps.deadline);
-    const ended = commands.map((command) => ({ command, ended: endingOf(io, command).event.type }));
+    const ended = commands.map((command) => ({ command, ended: endingOf(io, command).type }));
     outcomes.push(...ended);
     const wrong = ended.filter((o) => o.ended !== o.command.expected);
     // Later acts build on these outcomes: going on would only add confusing failures.
@@ -104,8 +104,8 @@ export async function runStory(deps: StoryDeps): Promise<StoryResult> {
 
   const draft = stepData(io, createdSupply, 'signingbridge.draft.created')
     .signatories as DraftSignatory[];
-  const termsId = endingOf(io, terms).data.documentId as string;
-  const leaseDocuments = endingOf(io, createdLease).data.documentIds as string[];
+  const termsId = dataOf(endingOf(io, terms)).documentId as string;
+  const leaseDocuments = dataOf(endingOf(io, createdLease)).documentIds as string[];
   await act('The supply agreement is initiated; a guarantor joins the lease', [
     initiateSupply(meta(supply), draft, termsId),
     addGuarantor(meta(lease), leaseDocuments[0] as string),
@@ -121,7 +121,7 @@ export async function runStory(deps: StoryDeps): Promise<StoryResult> {
   return { outcomes, contracts };
 }
 
-function endingOf(io: DemoKafka, command: StoryCommand): EventArrival {
+function endingOf(io: DemoKafka, command: StoryCommand): BridgeEvent {
   const ending = io.endingOf(command.command.commandId);
   if (!ending) throw new Error(`${command.command.commandId} has no terminal event yet`);
   return ending;
@@ -130,7 +130,11 @@ function endingOf(io: DemoKafka, command: StoryCommand): EventArrival {
 /** The data of a step event: it comes before its command's terminal event (same key, same partition). */
 function stepData(io: DemoKafka, command: StoryCommand, type: EventType) {
   const { commandId } = command.command;
-  const step = io.eventsOf(commandId).find((e) => e.event.type === type);
+  const step = io.eventsOf(commandId).find((e) => e.type === type);
   if (!step) throw new Error(`${commandId} has no ${type} event`);
-  return step.data;
+  return dataOf(step);
+}
+
+function dataOf(event: BridgeEvent): Readonly<Record<string, unknown>> {
+  return event.data;
 }

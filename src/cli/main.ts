@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * The `signing-bridge` command line. Each subcommand lives in its own module, loaded only when
- * it is chosen, so `simulator` never loads kafkajs and `run` never loads the simulator.
+ * it is chosen, so `simulator` never loads kafkajs and `run` never loads the simulator. The
+ * operator commands (send, tail, history, topics, dlq) are described in docs/cli.md.
  * (The demo is `npm run demo`: it also assembles a local Kafka broker, a development tool.)
  */
 import { stderr, stdout } from 'node:process';
@@ -24,6 +25,26 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
       import('./simulator-command.js').catch((error: unknown) => {
         throw SimulatorNotInstalled.fromImport(error) ?? error;
       }),
+  },
+  send: {
+    summary: 'check a command against its schema and publish it',
+    load: () => import('./send-command.js'),
+  },
+  tail: {
+    summary: 'follow the events as they are published',
+    load: () => import('./tail-command.js'),
+  },
+  history: {
+    summary: "every command, event and dead letter of one bizId, and each command's outcome",
+    load: () => import('./history-command.js'),
+  },
+  topics: {
+    summary: 'create the topics, or check them against the settings they should have',
+    load: () => import('./topics-command.js'),
+  },
+  dlq: {
+    summary: 'list the dead letters, or send them back to their topic once fixed',
+    load: () => import('./dlq-command.js'),
   },
 };
 
@@ -64,5 +85,11 @@ async function main(argv: string[]): Promise<number> {
   }
   return module.main(rest);
 }
+
+// `signing-bridge tail | head`: once the reader is gone, there is nothing left to do.
+stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(process.exitCode ?? 0);
+});
 
 process.exitCode = await main(process.argv.slice(2));

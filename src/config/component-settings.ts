@@ -2,13 +2,19 @@
  * The configuration, read into the options each part of the service takes. The composition
  * root passes these on; no part reads the environment itself.
  */
+import type { Logger } from 'pino';
 import { CLIENT_DEFAULTS, type SigningClientOptions } from '../api-client/index.js';
 import { type BridgeSettings, defaultBridgeSettings } from '../consumers/settings.js';
 import type { FilePolicy } from '../files/index.js';
-import type { KafkaClientSettings, KafkaTlsSettings } from '../kafka/index.js';
+import type {
+  KafkaClientSettings,
+  KafkaConnectionOptions,
+  KafkaTlsSettings,
+  TopicLayout,
+} from '../kafka/index.js';
 import type { LoggerSettings } from '../observability/index.js';
 import { type TopicNames, topicNames } from '../schemas/messages/topics.js';
-import type { Config } from './table.js';
+import type { Config, KafkaConfig } from './table.js';
 
 // How fast backoffs grow is not a setting: the parts' own defaults stand.
 const ENGINE = defaultBridgeSettings();
@@ -49,7 +55,7 @@ export function clientOptions(config: Config) {
  * How to reach the cluster. Every entry point that talks to the bridge's Kafka (the service,
  * tools beside it) builds its connection from this, so they all read the same variables.
  */
-export function kafkaClientSettings(config: Config): KafkaClientSettings {
+export function kafkaClientSettings(config: KafkaConfig): KafkaClientSettings {
   const mechanism = config.KAFKA_SASL_MECHANISM;
   const password = config.KAFKA_SASL_PASSWORD ?? config.KAFKA_SASL_PASSWORD_FILE?.text;
   const username = config.KAFKA_SASL_USERNAME;
@@ -65,7 +71,7 @@ export function kafkaClientSettings(config: Config): KafkaClientSettings {
   };
 }
 
-function tlsSettings(config: Config): KafkaTlsSettings {
+function tlsSettings(config: KafkaConfig): KafkaTlsSettings {
   const cert = config.KAFKA_TLS_CERT_FILE?.text;
   const key = config.KAFKA_TLS_KEY_FILE?.text;
   const passphrase = config.KAFKA_TLS_KEY_PASSWORD ?? config.KAFKA_TLS_KEY_PASSWORD_FILE?.text;
@@ -85,7 +91,23 @@ export function filePolicy(config: Config): FilePolicy {
   };
 }
 
-export function topics(config: Config): TopicNames {
+/** The service's connection, and every operator command's: the cluster, and its topics' layout. */
+export function kafkaConnectionOptions(config: KafkaConfig, log: Logger): KafkaConnectionOptions {
+  return { ...kafkaClientSettings(config), log, topicLayout: topicLayout(config) };
+}
+
+export function topicLayout(config: KafkaConfig): TopicLayout {
+  return {
+    partitions: config.TOPIC_PARTITIONS,
+    replicationFactor: config.TOPIC_REPLICATION_FACTOR,
+    minInsyncReplicas: config.TOPIC_MIN_INSYNC_REPLICAS,
+    retentionMs: config.TOPIC_RETENTION_MS,
+    deadLetterRetentionMs: config.TOPIC_DEAD_LETTER_RETENTION_MS,
+    create: config.TOPICS_CREATE,
+  };
+}
+
+export function topics(config: KafkaConfig): TopicNames {
   return topicNames(config.TOPIC_PREFIX, {
     commands: {
       'create-contract': config.TOPIC_COMMANDS_CREATE_CONTRACT,

@@ -1,10 +1,10 @@
 /** The environment part of `signing-bridge run --help`, from the CONFIG table. */
 import { CONFIG } from './table.js';
-import { GROUPS, type Variable } from './variable.js';
+import { GROUPS, type Group, type Variable } from './variable.js';
 
-export function renderConfigHelp(): string {
+export function renderConfigHelp(groups: readonly Group[] = GROUPS): string {
   const width = Math.max(...CONFIG.map((v) => v.name.length));
-  const sections = GROUPS.map((group) => {
+  const sections = groups.map((group) => {
     const lines = CONFIG.filter((v) => v.group === group).flatMap((v) => [
       `  ${v.name.padEnd(width)}  ${shownDefault(v)}`,
       `      ${v.description}`,

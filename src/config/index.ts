@@ -1,7 +1,13 @@
 export { CONFIG_DOC_PATH, renderConfigDoc } from './docs.js';
 export { renderConfigHelp } from './help.js';
-export { loadConfig } from './load.js';
+export { loadConfig, loadKafkaConfig } from './load.js';
 export { configSummary } from './summary.js';
-export { CONFIG, type Config, type VariableName } from './table.js';
+export {
+  CONFIG,
+  type Config,
+  KAFKA_GROUPS,
+  type KafkaConfig,
+  type VariableName,
+} from './table.js';
 export { describeUnknown, type UnknownVariable, unknownVariables } from './unknown-variables.js';
 export type { Group, Variable } from './variable.js';

@@ -1,8 +1,10 @@
 import fc from 'fast-check';
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { ConfigInvalid } from '../errors.js';
+import { kafkaConnectionOptions } from './component-settings.js';
 import { AT_LEAST } from './cross-checks.js';
-import { loadConfig } from './load.js';
+import { loadConfig, loadKafkaConfig } from './load.js';
 import { text } from './parsers.js';
 import { CONFIG, type VariableName } from './table.js';
 
@@ -104,6 +106,42 @@ describe('loadConfig', () => {
   });
 });
 
+describe('loadKafkaConfig', () => {
+  it('when only the Kafka and Topics variables are set, then they are read (the platform is not needed)', () => {
+    const config = loadKafkaConfig({
+      KAFKA_BROKERS: 'k1:9092,k2:9092',
+      TOPIC_PARTITIONS: '6',
+      TOPICS_CREATE: 'false',
+      TOPIC_REPLICATION_FACTOR: '3',
+    });
+    expect(config).toMatchObject({ KAFKA_BROKERS: ['k1:9092', 'k2:9092'], TOPIC_PARTITIONS: 6 });
+    expect(config).not.toHaveProperty('SIGNING_API_BASE_URL');
+    const options = kafkaConnectionOptions(config, pino({ level: 'silent' }));
+    expect(options).toMatchObject({
+      brokers: ['k1:9092', 'k2:9092'],
+      clientId: 'signing-bridge',
+      topicLayout: {
+        partitions: 6,
+        create: false,
+        replicationFactor: 3,
+        minInsyncReplicas: undefined,
+      },
+    });
+  });
+
+  it('when a Kafka or Topics variable is wrong, then it is named; wrong variables of other groups do not matter', () => {
+    const error = invalidOf(() =>
+      loadKafkaConfig({
+        KAFKA_BROKERS: 'k1',
+        TOPIC_MIN_INSYNC_REPLICAS: '3',
+        TOPIC_REPLICATION_FACTOR: '2',
+        SIGNING_RPS: 'fast',
+      }),
+    );
+    expect(namesIn(error)).toEqual(['KAFKA_BROKERS', 'TOPIC_REPLICATION_FACTOR']);
+  });
+});
+
 /** A valid text for every variable: the Record type makes a new variable need one here. */
 const VALID: Record<VariableName, fc.Arbitrary<string>> = (() => {
   const int = (min: number, max: number) => fc.integer({ min, max }).map(String);
@@ -133,6 +171,11 @@ const VALID: Record<VariableName, fc.Arbitrary<string>> = (() => {
     KAFKA_SASL_PASSWORD_FILE: fc.constant(''),
     TOPIC_PREFIX: topic,
     TOPIC_PARTITIONS: int(1, 10_000),
+    TOPICS_CREATE: flag,
+    TOPIC_REPLICATION_FACTOR: fc.oneof(fc.constant(''), int(1, 100)),
+    TOPIC_MIN_INSYNC_REPLICAS: fc.oneof(fc.constant(''), int(1, 100)),
+    TOPIC_RETENTION_MS: int(60_000, 3_153_600_000),
+    TOPIC_DEAD_LETTER_RETENTION_MS: int(60_000, 3_153_600_000),
     TOPIC_COMMANDS_CREATE_CONTRACT: optionalTopic,
     TOPIC_COMMANDS_ADD_DOCUMENT: optionalTopic,
     TOPIC_COMMANDS_INITIATE: optionalTopic,

@@ -5,13 +5,31 @@
 import type { z } from 'zod';
 import { ConfigInvalid, type InvalidField } from '../errors.js';
 import { crossCheck } from './cross-checks.js';
-import { CONFIG, type Config, type VariableName } from './table.js';
+import {
+  CONFIG,
+  type Config,
+  KAFKA_VARIABLES,
+  type KafkaConfig,
+  type VariableName,
+} from './table.js';
+import type { Variable } from './variable.js';
 
-export function loadConfig(env: Readonly<Record<string, string | undefined>>): Config {
+type Env = Readonly<Record<string, string | undefined>>;
+
+export function loadConfig(env: Env): Config {
+  return loadVariables(env, CONFIG) as Config;
+}
+
+/** Only the Kafka and Topics variables: what the operator commands need to reach the topics. */
+export function loadKafkaConfig(env: Env): KafkaConfig {
+  return loadVariables(env, KAFKA_VARIABLES) as KafkaConfig;
+}
+
+function loadVariables(env: Env, variables: readonly Variable[]): unknown {
   const values: Partial<Record<VariableName, unknown>> = {};
   const problems: InvalidField[] = [];
-  for (const variable of CONFIG) {
-    const { name } = variable;
+  for (const variable of variables) {
+    const name = variable.name as VariableName;
     const text = given(env[name]) ?? ('default' in variable ? variable.default : undefined);
     if (text === undefined) {
       problems.push({ path: name, rule: 'is required' });
@@ -23,8 +41,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
   }
   problems.push(...crossCheck(values, new Set(problems.map((problem) => problem.path))));
   if (problems.length > 0) throw configInvalid(problems);
-  // Every variable of the table was read by its own schema above.
-  return values as Config;
+  // Every variable asked for was read by its own schema above.
+  return values;
 }
 
 /** Unset and empty (or blank) are the same: the default applies. */

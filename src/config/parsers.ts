@@ -24,6 +24,18 @@ export function integer({ min, max }: { min: number; max?: number }): TextSchema
     );
 }
 
+/** A whole number, or empty for "not set". */
+export function optionalInteger(range: {
+  min: number;
+  max?: number;
+}): TextSchema<number | undefined> {
+  return z
+    .string()
+    .trim()
+    .transform((value) => value || undefined)
+    .pipe(integer(range).optional());
+}
+
 /** A duration in milliseconds. */
 export const milliseconds = (min = 0) => integer({ min });
 

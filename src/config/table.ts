@@ -3,7 +3,7 @@
  * logged at start, `run --help` and docs/configuration.md are all read from here.
  */
 import type { z } from 'zod';
-import type { Variable } from './variable.js';
+import type { Group, Variable } from './variable.js';
 import { FILES } from './variables/files.js';
 import { KAFKA, TOPICS } from './variables/kafka.js';
 import { KAFKA_SECURITY } from './variables/kafka-security.js';
@@ -29,3 +29,16 @@ export type VariableName = Row['name'];
 
 /** The parsed environment: one typed value per variable. */
 export type Config = { readonly [R in Row as R['name']]: z.output<R['schema']> };
+
+/** The variables that say how to reach Kafka and the topics, shared by every command. */
+export const KAFKA_GROUPS = ['Kafka', 'Topics'] as const satisfies readonly Group[];
+
+export const KAFKA_VARIABLES = CONFIG.filter((variable) =>
+  (KAFKA_GROUPS as readonly Group[]).includes(variable.group),
+);
+
+export type KafkaConfig = {
+  readonly [R in Row as R['group'] extends (typeof KAFKA_GROUPS)[number]
+    ? R['name']
+    : never]: z.output<R['schema']>;
+};

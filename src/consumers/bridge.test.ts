@@ -12,6 +12,7 @@ import type {
   TopicPartitions,
 } from '../kafka/index.js';
 import { topicNames } from '../schemas/messages/index.js';
+import { DEFAULT_TOPIC_LAYOUT } from '../topics/table.js';
 import { Bridge } from './bridge.js';
 import { type BridgeObserver, defaultBridgeSettings } from './settings.js';
 
@@ -83,7 +84,7 @@ function fakeKafka(
     disconnect: vi.fn(async () => {}),
   };
   const kafka: KafkaConnection = {
-    topicPartitions: 1,
+    topicLayout: { ...DEFAULT_TOPIC_LAYOUT, partitions: 1 },
     admin: async () => ({
       ensureTopics: async (specs) => new Map(specs.map((spec) => [spec.topic, 1])),
       maxMessageBytes: async (topics) => new Map(topics.map((topic) => [topic, 1_048_588])),

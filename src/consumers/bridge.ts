@@ -5,8 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { TopicsNotCoPartitioned } from '../errors.js';
-import type { GroupConsumer, RecordProducer, TopicSpec } from '../kafka/index.js';
+import type { GroupConsumer, RecordProducer } from '../kafka/index.js';
 import { sweepIntervalMs } from '../partitions/index.js';
+import { topicTable } from '../topics/table.js';
 import { settlesWithin } from './deadline.js';
 import { createEngine, type Engine, type WriteLimits } from './engine.js';
 import { type BridgeOptions, checkSettings } from './settings.js';
@@ -204,25 +205,17 @@ export class Bridge {
   }
 
   /**
-   * Command topics and the ledger must share one partition count; creates what is missing.
+   * Command topics and the ledger must share one partition count. Creates what is missing as the
+   * topic table says, or, when told not to create topics, refuses to start without them.
    * Returns that count, and what the topics the bridge writes take (their max.message.bytes).
    */
   async #ensureTopics(): Promise<{ writeLimits: WriteLimits; commandPartitions: number }> {
     const { kafka, topics } = this.#options;
-    const spec = (topic: string, compacted = false): TopicSpec => ({
-      topic,
-      partitions: kafka.topicPartitions,
-      compacted,
-    });
+    const table = topicTable(topics, kafka.topicLayout);
     const coPartitioned = [...Object.values(topics.commands), topics.ledger];
     const admin = await kafka.admin();
     try {
-      const counts = await admin.ensureTopics([
-        ...Object.values(topics.commands).map((topic) => spec(topic)),
-        spec(topics.ledger, true),
-        spec(topics.events),
-        spec(topics.deadLetter),
-      ]);
+      const counts = await admin.ensureTopics(table, { create: kafka.topicLayout.create });
       const partitions = Object.fromEntries(coPartitioned.map((t) => [t, counts.get(t) ?? 0]));
       if (new Set(Object.values(partitions)).size !== 1) {
         throw new TopicsNotCoPartitioned(

@@ -1,29 +1,29 @@
-import kafkajs, { type Kafka } from 'kafkajs';
-import type { TopicAdmin, TopicSpec } from './types.js';
+import { setTimeout as delay } from 'node:timers/promises';
+import kafkajs, { type Admin, type Kafka } from 'kafkajs';
+import { TopicsMissing } from '../errors.js';
+import type { ClusterAdmin, PartitionRange, TopicDescription } from './tool-types.js';
+import type { TopicSpec } from './types.js';
 
 // Not among the names Node finds in kafkajs' CommonJS exports: read off the module itself.
 const { ConfigResourceTypes } = kafkajs;
 // The broker's default message.max.bytes, should a topic not say.
 const DEFAULT_MAX_MESSAGE_BYTES = 1_048_588;
 
-export async function connectAdmin(kafka: Kafka): Promise<TopicAdmin> {
+export async function connectAdmin(kafka: Kafka): Promise<ClusterAdmin> {
   const admin = kafka.admin();
   await admin.connect();
   return {
-    async ensureTopics(specs: readonly TopicSpec[]) {
+    async ensureTopics(specs, { create } = { create: true }) {
       const existing = new Set(await admin.listTopics());
       const missing = specs.filter((spec) => !existing.has(spec.topic));
-      if (missing.length > 0) {
-        // When another instance creates them at the same moment, kafkajs returns false: fine.
-        await admin.createTopics({
-          waitForLeaders: true,
-          topics: missing.map(({ topic, partitions, compacted }) => ({
-            topic,
-            numPartitions: partitions,
-            configEntries: compacted ? [{ name: 'cleanup.policy', value: 'compact' }] : [],
-          })),
-        });
+      if (missing.length > 0 && !create) {
+        const topics = missing.map((spec) => spec.topic);
+        throw new TopicsMissing(
+          `topics missing: ${topics.join(', ')}; create them (signing-bridge topics create) or let the bridge create them (TOPICS_CREATE=true)`,
+          { details: { topics } },
+        );
       }
+      await createTopics(admin, missing);
       const { topics } = await admin.fetchTopicMetadata({ topics: specs.map((s) => s.topic) });
       return new Map(topics.map(({ name, partitions }) => [name, partitions.length]));
     },
@@ -43,6 +43,98 @@ export async function connectAdmin(kafka: Kafka): Promise<TopicAdmin> {
         }),
       );
     },
+    describeTopics: (topics, configNames) => describeTopics(admin, topics, configNames),
+    createTopics: (specs) => createTopics(admin, specs),
+    async ranges(topic) {
+      const offsets = await retried(() => admin.fetchTopicOffsets(topic));
+      return offsets
+        .map(({ partition, low, high }): PartitionRange => ({ partition, start: low, end: high }))
+        .sort((a, b) => a.partition - b.partition);
+    },
+    async offsetsAt(topic, timestamp) {
+      const offsets = await retried(() => admin.fetchTopicOffsetsByTimestamp(topic, timestamp));
+      return new Map(offsets.map(({ partition, offset }) => [partition, offset]));
+    },
+    async committed(groupId, topic) {
+      const [offsets] = await admin.fetchOffsets({ groupId, topics: [topic] });
+      const held = (offsets?.partitions ?? []).filter(({ offset }) => Number(offset) >= 0);
+      return new Map(held.map(({ partition, offset }) => [partition, offset]));
+    },
+    async commitIfIdle(groupId, topic, offsets) {
+      if (offsets.size === 0) return true;
+      const { groups } = await admin.describeGroups([groupId]);
+      if (groups.some((group) => group.members.length > 0)) return false;
+      const partitions = [...offsets].map(([partition, offset]) => ({ partition, offset }));
+      await admin.setOffsets({ groupId, topic, partitions });
+      return true;
+    },
     disconnect: () => admin.disconnect(),
   };
+}
+
+const RETRIES = 8;
+
+/**
+ * kafkajs gives up at once on some errors that pass, such as a partition's leader not known yet
+ * to the broker named as its leader, moments after the topic was created: try again a few times.
+ */
+async function retried<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (attempt >= RETRIES || (error as { retriable?: unknown }).retriable !== true) throw error;
+      await delay(Math.min(2_000, 100 * 2 ** attempt));
+    }
+  }
+}
+
+/** When another instance creates them at the same moment, kafkajs returns false: fine. */
+async function createTopics(admin: Admin, specs: readonly TopicSpec[]): Promise<void> {
+  if (specs.length === 0) return;
+  await admin.createTopics({
+    waitForLeaders: true,
+    topics: specs.map(({ topic, partitions, replicationFactor, configs }) => ({
+      topic,
+      numPartitions: partitions,
+      ...(replicationFactor === undefined ? {} : { replicationFactor }),
+      configEntries: Object.entries(configs).map(([name, value]) => ({ name, value })),
+    })),
+  });
+}
+
+async function describeTopics(
+  admin: Admin,
+  topics: readonly string[],
+  configNames: readonly string[],
+): Promise<Map<string, TopicDescription>> {
+  const listed = new Set(await admin.listTopics());
+  const present = topics.filter((topic) => listed.has(topic));
+  if (present.length === 0) return new Map();
+  const { topics: metadata } = await admin.fetchTopicMetadata({ topics: present });
+  const { resources } = await admin.describeConfigs({
+    includeSynonyms: false,
+    resources: present.map((name) => ({
+      type: ConfigResourceTypes.TOPIC,
+      name,
+      configNames: [...configNames],
+    })),
+  });
+  const configsOf = new Map(
+    resources.map((resource) => [
+      resource.resourceName,
+      Object.fromEntries(resource.configEntries.map((e) => [e.configName, e.configValue])),
+    ]),
+  );
+  return new Map(
+    metadata.map(({ name, partitions }) => [
+      name,
+      {
+        topic: name,
+        partitions: partitions.length,
+        replicationFactor: Math.min(...partitions.map((p) => p.replicas.length)),
+        configs: configsOf.get(name) ?? {},
+      },
+    ]),
+  );
 }

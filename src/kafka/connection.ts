@@ -1,18 +1,22 @@
 import { Kafka, type KafkaConfig, logLevel } from 'kafkajs';
 import type { Logger } from 'pino';
+import { DEFAULT_TOPIC_LAYOUT } from '../topics/table.js';
 import { connectAdmin } from './admin.js';
 import { kafkajsClientConfig } from './client-config.js';
 import type { KafkaClientSettings } from './client-settings.js';
 import { KafkajsGroupConsumer } from './group-consumer.js';
 import { kafkajsLogCreator } from './log-adapter.js';
+import { connectExclusiveProducer, connectPositionedProducer } from './positioned-producer.js';
 import { preflight } from './preflight.js';
 import { connectProducer, connectTransactionalProducer } from './producer.js';
-import type { KafkaConnection } from './types.js';
+import type { KafkaTools } from './tool-types.js';
+import { createTopicReader } from './topic-reader.js';
+import type { TopicLayout } from './types.js';
 
 export interface KafkaConnectionOptions extends KafkaClientSettings {
   log: Logger;
-  /** Partitions of the topics the bridge creates; default 12. */
-  topicPartitions?: number;
+  /** How the topics are set up; default DEFAULT_TOPIC_LAYOUT, of which any part may be given. */
+  topicLayout?: Partial<TopicLayout>;
   /**
    * How long a transaction may stay open before the broker aborts it; default 10 s. It bounds
    * how long a crashed instance's open transaction holds back read_committed readers.
@@ -20,7 +24,8 @@ export interface KafkaConnectionOptions extends KafkaClientSettings {
   transactionTimeoutMs?: number;
 }
 
-export interface KafkajsConnection extends KafkaConnection {
+/** The bridge's and the tools' view of Kafka, and a first connection to try the login with. */
+export interface KafkajsConnection extends KafkaTools {
   /**
    * Connects once, logging in as every other connection will, then disconnects. Rejects with
    * KafkaAuthenticationFailed at the first refusal by TLS or SASL, with KafkaUnreachable when
@@ -30,21 +35,33 @@ export interface KafkajsConnection extends KafkaConnection {
 }
 
 export function createKafkaConnection(options: KafkaConnectionOptions): KafkajsConnection {
-  const { log, topicPartitions = 12, transactionTimeoutMs = 10_000 } = options;
+  const { log } = options;
   const config = {
     ...kafkajsClientConfig(options),
     logLevel: log.isLevelEnabled('debug') ? logLevel.INFO : logLevel.WARN,
     logCreator: kafkajsLogCreator(log),
   } satisfies KafkaConfig;
-  const kafka = new Kafka(config);
+  return { ...kafkaToolsOver(new Kafka(config), options), preflight: () => preflight(config) };
+}
+
+/** The bridge's and the tools' view of Kafka over a kafkajs client configured elsewhere. */
+export function kafkaToolsOver(
+  kafka: Kafka,
+  options: Pick<KafkaConnectionOptions, 'topicLayout' | 'transactionTimeoutMs'> = {},
+): KafkaTools {
+  const { transactionTimeoutMs = 10_000 } = options;
+  const admin = () => connectAdmin(kafka);
   return {
-    topicPartitions,
-    preflight: () => preflight(config),
-    admin: () => connectAdmin(kafka),
+    topicLayout: { ...DEFAULT_TOPIC_LAYOUT, ...options.topicLayout },
+    admin,
+    clusterAdmin: admin,
     consumer: (consumerOptions) => new KafkajsGroupConsumer(kafka, consumerOptions),
     producer: ({ transactionalId } = {}) =>
       transactionalId === undefined
         ? connectProducer(kafka)
         : connectTransactionalProducer(kafka, transactionalId, transactionTimeoutMs),
+    positionedProducer: () => connectPositionedProducer(kafka),
+    exclusiveProducer: (transactionalId) => connectExclusiveProducer(kafka, transactionalId),
+    reader: (readerOptions) => createTopicReader(kafka, admin, readerOptions),
   };
 }

@@ -197,7 +197,7 @@ function mutable({ topic, partitions }: TopicPartitions) {
   return { topic, partitions: [...partitions] };
 }
 
-function toInbound(batch: Batch, message: KafkaMessage): InboundRecord {
+export function toInbound(batch: Batch, message: KafkaMessage): InboundRecord {
   const { [DROPPED_HEADERS_KEY]: dropped, ...headers } = message.headers ?? {};
   const record = {
     topic: batch.topic,

@@ -1,9 +1,13 @@
+export type { Kafka as KafkajsClient } from 'kafkajs';
 export * from './client-settings.js';
 export {
   createKafkaConnection,
   type KafkaConnectionOptions,
   type KafkajsConnection,
+  kafkaToolsOver,
 } from './connection.js';
+export { headerText } from './headers.js';
 export { keyPartition, murmur2 } from './murmur2.js';
 export { BATCH_OVERHEAD_BYTES, headerStats, headersSize, recordSize } from './record-size.js';
+export type * from './tool-types.js';
 export type * from './types.js';

@@ -5,8 +5,8 @@ import {
   type TopicMessages,
   type Transaction,
 } from 'kafkajs';
-import { KafkaWriteFailed } from '../errors.js';
 import type { OutboundRecord, RecordProducer } from './types.js';
+import { writeFailed } from './write-failure.js';
 
 /**
  * Idempotent, so the client's own retries never write a record twice, and one request in flight
@@ -87,27 +87,6 @@ async function selfHealing(
     },
     disconnect: () => current.disconnect(),
   };
-}
-
-/**
- * kafkajs already retried what it deems retriable (for an idempotent producer, until its retry
- * time ran out); a protocol error it does not retry is the broker refusing the records for good.
- */
-function writeFailed(error: unknown): KafkaWriteFailed {
-  const {
-    name = 'Error',
-    message = String(error),
-    retriable,
-  } = error as {
-    name?: string;
-    message?: string;
-    retriable?: boolean;
-  };
-  const permanent = name === 'KafkaJSProtocolError' && retriable === false;
-  return new KafkaWriteFailed(`writing to Kafka failed: ${message}`, {
-    details: { kafkaError: name, permanent },
-    cause: error,
-  });
 }
 
 function byTopic(records: readonly OutboundRecord[]): TopicMessages[] {

@@ -109,20 +109,45 @@ export interface RecordProducer {
 export interface TopicSpec {
   readonly topic: string;
   readonly partitions: number;
-  readonly compacted: boolean;
+  /** Absent: the broker's `default.replication.factor`. */
+  readonly replicationFactor?: number | undefined;
+  /** Topic-level configuration it is created with (`cleanup.policy`, `retention.ms`, ...). */
+  readonly configs: Readonly<Record<string, string>>;
+}
+
+/** How the bridge's topics are set up: the TOPIC_* settings the topic table is read with. */
+export interface TopicLayout {
+  /** Of every topic; command topics and the ledger must share it. */
+  readonly partitions: number;
+  /** Absent: the broker's default. */
+  readonly replicationFactor?: number | undefined;
+  /** Absent: the broker's default. */
+  readonly minInsyncReplicas?: number | undefined;
+  /** `retention.ms` of the command and events topics. */
+  readonly retentionMs: number;
+  /** `retention.ms` of the dead-letter topic. */
+  readonly deadLetterRetentionMs: number;
+  /** Whether missing topics are created; otherwise the bridge refuses to start without them. */
+  readonly create: boolean;
 }
 
 export interface TopicAdmin {
-  /** Creates the missing topics; returns the partition count of every topic asked for. */
-  ensureTopics(specs: readonly TopicSpec[]): Promise<Map<string, number>>;
+  /**
+   * Creates the missing topics, or with `create: false` rejects naming them (TopicsMissing);
+   * resolves with the partition count of every topic asked for.
+   */
+  ensureTopics(
+    specs: readonly TopicSpec[],
+    options?: { readonly create: boolean },
+  ): Promise<Map<string, number>>;
   /** Each topic's `max.message.bytes`: the largest record batch it takes. */
   maxMessageBytes(topics: readonly string[]): Promise<Map<string, number>>;
   disconnect(): Promise<void>;
 }
 
 export interface KafkaConnection {
-  /** The partition count (TOPIC_PARTITIONS) callers give the topics they ask ensureTopics() for. */
-  readonly topicPartitions: number;
+  /** How the topics callers ask ensureTopics() for are set up (TOPIC_PARTITIONS, ...). */
+  readonly topicLayout: TopicLayout;
   admin(): Promise<TopicAdmin>;
   consumer(options: GroupConsumerOptions): GroupConsumer;
   /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EventInvalid } from '../errors.js';
 import type { PendingEvent } from '../handlers/types.js';
 import { EVENT_EXAMPLES } from '../schemas/messages/examples.js';
-import { decodeEvent, encodeEvent } from './cloud-events.js';
+import { encodeEvent } from './cloud-events.js';
 
 const address = { topic: 'events', source: 'signing-bridge', bizId: 'biz-1', commandId: 'cmd-1' };
 const reminded: PendingEvent = {
@@ -63,42 +63,6 @@ describe('encodeEvent', () => {
     expect(record.headers).not.toHaveProperty('ce_subject');
   });
 });
-
-describe('decodeEvent', () => {
-  it('reads back what encodeEvent wrote', () => {
-    const record = encodeEvent(reminded, address, now);
-    const headers = Object.fromEntries(
-      Object.entries(record.headers ?? {}).map(([name, value]) => [
-        name,
-        Buffer.from(String(value)),
-      ]),
-    );
-    expect(decodeEvent({ headers, value: Buffer.from(String(record.value)) })).toEqual({
-      id: 'cmd-1/remind',
-      type: 'signingbridge.reminder.sent',
-      source: 'signing-bridge',
-      subject: 'biz-1',
-      time: '2026-01-02T03:04:05.678Z',
-      correlationId: 'cmd-1',
-      dataSchema: 'urn:signing-bridge:schemas:0.2.0:events/signingbridge.reminder.sent',
-      data: reminded.data,
-    });
-  });
-
-  it.each([
-    [
-      'no spec version',
-      { ce_id: 'x', ce_type: 'signingbridge.reminder.sent', ce_source: 's', ce_time: 't' },
-    ],
-    [
-      'an unknown type',
-      { ce_specversion: '1.0', ce_id: 'x', ce_type: 'other', ce_source: 's', ce_time: 't' },
-    ],
-  ])('when a record has %s, then it is not one of ours', (_, headers) => {
-    expect(decodeEvent({ headers, value: Buffer.from('{}') })).toBeUndefined();
-  });
-});
-
 describe('encodeEvent of what the platform answered', () => {
   it('when a signatory has a status the spec does not list, then draft.created goes out with it as sent', () => {
     const example = EVENT_EXAMPLES['signingbridge.draft.created'];

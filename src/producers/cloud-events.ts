@@ -5,9 +5,9 @@
 
 import { EventInvalid } from '../errors.js';
 import type { PendingEvent } from '../handlers/types.js';
-import type { InboundRecord, OutboundRecord, RecordHeaders } from '../kafka/index.js';
+import type { OutboundRecord } from '../kafka/index.js';
 import { invalidFields } from '../schemas/issues.js';
-import { EVENTS, type EventType, eventId, schemaId } from '../schemas/messages/index.js';
+import { EVENTS, eventId, schemaId } from '../schemas/messages/index.js';
 
 export const SPEC_VERSION = '1.0';
 export const CONTENT_TYPE = 'application/json';
@@ -82,42 +82,4 @@ export function encodeEvent(
     value: JSON.stringify(parsed.data),
     headers,
   };
-}
-
-export interface CloudEvent {
-  readonly id: string;
-  readonly type: EventType;
-  readonly source: string;
-  readonly subject: string | undefined;
-  readonly time: string;
-  readonly correlationId: string | undefined;
-  readonly dataSchema: string | undefined;
-  readonly data: unknown;
-}
-
-/** Undefined for a record that is not one of our CloudEvents. */
-export function decodeEvent(
-  record: Pick<InboundRecord, 'headers' | 'value'>,
-): CloudEvent | undefined {
-  const header = (name: string) => headerText(record.headers, name);
-  const { id: ID, type: TYPE, source: SOURCE, time: TIME } = CE_HEADERS;
-  const [id, type, source, time] = [ID, TYPE, SOURCE, TIME].map(header);
-  if (header(CE_HEADERS.specVersion) !== SPEC_VERSION || !id || !source || !time) return undefined;
-  if (type === undefined || !(type in EVENTS) || record.value === null) return undefined;
-  let data: unknown;
-  try {
-    data = JSON.parse(record.value.toString());
-  } catch {
-    return undefined;
-  }
-  const subject = header(CE_HEADERS.subject);
-  const correlationId = header(CE_HEADERS.correlationId);
-  const dataSchema = header(CE_HEADERS.dataSchema);
-  return { id, type: type as EventType, source, subject, time, correlationId, dataSchema, data };
-}
-
-export function headerText(headers: RecordHeaders, name: string): string | undefined {
-  const value = headers[name];
-  const first = Array.isArray(value) ? value[0] : value;
-  return first === undefined ? undefined : first.toString();
 }

@@ -42,6 +42,17 @@ export const DLQ_HEADERS = {
   originalValueBytes: 'dlq-original-value-bytes',
 } as const;
 
+/**
+ * The headers of a replay marker, the other kind of record on the dead-letter topic: written by
+ * `signing-bridge dlq replay` (src/cli) in the transaction that sends a dead letter back.
+ */
+export const REPLAY_MARKER_HEADERS = {
+  /** `<partition>/<offset>` of the dead letter, in this topic, that was sent back. */
+  replayOf: 'dlq-replay-of',
+  /** When (RFC 3339, UTC). */
+  replayedAt: 'dlq-replayed-at',
+} as const;
+
 /** What each header says: the AsyncAPI document is built from these. */
 export const DLQ_HEADER_DESCRIPTIONS: Record<keyof typeof DLQ_HEADERS, string> = {
   errorCode:
@@ -63,6 +74,9 @@ export const OPTIONAL_DLQ_HEADERS: ReadonlyArray<keyof typeof DLQ_HEADERS> = [
   'truncated',
   'originalValueBytes',
 ];
+
+/** Every header name the dead-letter topic's records carry starts with this. */
+export const DLQ_HEADER_PREFIX = 'dlq-';
 
 export interface DeadLetterLimits {
   /** The dead-letter topic's max.message.bytes. */

@@ -5,7 +5,7 @@
  */
 
 import type { InboundRecord, OutboundRecord } from '../kafka/index.js';
-import { headerText } from './cloud-events.js';
+import { headerText } from '../kafka/index.js';
 import type { RecordSource } from './failure-events.js';
 
 /** `<topic>/<partition>/<offset>` of the record the copy was made from. */

@@ -57,8 +57,8 @@ export function assertExactlyOneTerminalEach(
 ): void {
   const counts = new Map<string, number>();
   for (const e of collector.events) {
-    if (e.terminal && e.event.correlationId) {
-      counts.set(e.event.correlationId, (counts.get(e.event.correlationId) ?? 0) + 1);
+    if (e.terminal && e.event.commandId) {
+      counts.set(e.event.commandId, (counts.get(e.event.commandId) ?? 0) + 1);
     }
   }
   const missing = commandIds.filter((id) => !counts.has(id));

@@ -200,10 +200,10 @@ describe('the failure event of each error family', () => {
 
   it('when a command breaks its schema, then command.rejected ends it', async () => {
     const bizId = uniqueBizId('broken');
-    const commandId = await e2e.send('approve', {
+    const commandId = await e2e.sendUnchecked('approve', {
       ...meta(bizId),
       payload: { pass: 'yes' },
-    } as never);
+    });
     const ended = await e2e.ended(commandId);
     expect(ended.event.type).toBe('signingbridge.command.rejected');
     expect(ended.data).toMatchObject({

@@ -5,7 +5,11 @@
  */
 export { BridgeProcess } from './bridge-process.js';
 export { CommandSender } from './command-sender.js';
-export { type DeadLetter, EventCollector, type ReceivedEvent } from './event-collector.js';
+export {
+  type CollectedDeadLetter,
+  EventCollector,
+  type ReceivedEvent,
+} from './event-collector.js';
 export { type InProcessBridge, startBridge, testSettings } from './in-process-bridge.js';
 export { keyOnPartition, murmur2Partition } from './partitions.js';
 export { commands, PERSON, samplePdf } from './sample-commands.js';

@@ -1,49 +1,50 @@
-import { type IHeaders, Partitioners, type Producer } from 'kafkajs';
+import { createKafkaConnection, type PositionedProducer } from '../../src/kafka/index.js';
+import type { RecordHeaders } from '../../src/kafka/types.js';
 import type { Command, CommandType, TopicNames } from '../../src/schemas/messages/index.js';
-import { harnessKafkaClient } from './harness-kafka-client.js';
+import { CommandProducer, type CommandToSend } from '../../src/sdk/index.js';
+import { testLogger } from './test-logger.js';
 
-/** Produces commands the way other services do: JSON value, key = bizId, murmur2 partitioning. */
+/**
+ * Produces commands the way other services do, through the SDK: checked against their schema,
+ * JSON, key = bizId, murmur2 partitioning. `sendRaw` writes a record as given, unchecked, for
+ * the records a careless producer would write.
+ */
 export class CommandSender {
-  readonly #producer: Producer;
-  readonly #topics: TopicNames;
+  readonly #producer: CommandProducer;
+  readonly #brokers: string[];
+  #raw: Promise<PositionedProducer> | undefined;
 
-  private constructor(producer: Producer, topics: TopicNames) {
+  private constructor(producer: CommandProducer, brokers: string[]) {
     this.#producer = producer;
-    this.#topics = topics;
+    this.#brokers = brokers;
   }
 
   static async connect(brokers: string[], topics: TopicNames): Promise<CommandSender> {
-    const producer = harnessKafkaClient(brokers).producer({
-      createPartitioner: Partitioners.DefaultPartitioner,
-      allowAutoTopicCreation: false,
-    });
-    await producer.connect();
-    return new CommandSender(producer, topics);
+    const producer = await CommandProducer.connect({ brokers, clientId: 'harness' }, { topics });
+    return new CommandSender(producer, brokers);
   }
 
   /** Sends in the order given; commands of one type and bizId keep that order in their topic. */
   async send(commands: ReadonlyArray<{ type: CommandType; command: Command }>): Promise<void> {
-    const byTopic = new Map<string, Array<{ key: string; value: string }>>();
-    for (const { type, command } of commands) {
-      const topic = this.#topics.commands[type];
-      const messages = byTopic.get(topic) ?? [];
-      byTopic.set(topic, messages);
-      messages.push({ key: command.bizId, value: JSON.stringify(command) });
-    }
-    const topicMessages = [...byTopic].map(([topic, messages]) => ({ topic, messages }));
-    await this.#producer.sendBatch({ topicMessages });
+    await this.#producer.sendMany(commands as readonly CommandToSend[]);
   }
 
   async sendRaw(
     topic: string,
     key: string | null,
     value: string | Buffer | null,
-    headers?: IHeaders,
-  ) {
-    await this.#producer.send({ topic, messages: [{ key, value, headers }] });
+    headers?: RecordHeaders,
+  ): Promise<void> {
+    this.#raw ??= createKafkaConnection({
+      brokers: this.#brokers,
+      clientId: 'harness',
+      log: testLogger('harness'),
+    }).positionedProducer();
+    await (await this.#raw).send([{ topic, key, value, headers }]);
   }
 
-  close(): Promise<void> {
-    return this.#producer.disconnect();
+  async close(): Promise<void> {
+    await this.#producer.close();
+    await (await this.#raw)?.disconnect();
   }
 }

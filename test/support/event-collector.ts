@@ -1,60 +1,52 @@
-import { randomUUID } from 'node:crypto';
-import type { Consumer, IHeaders } from 'kafkajs';
-import { type CloudEvent, decodeEvent } from '../../src/producers/index.js';
-import { type CommandType, isTerminal, type TopicNames } from '../../src/schemas/messages/index.js';
-import { harnessKafkaClient } from './harness-kafka-client.js';
-
-/** Marks a test's own record on the events topic: everything before it has been read once it is. */
-export const SENTINEL_HEADER = 'test-sentinel';
+import type { EventUndecodable } from '../../src/errors.js';
+import { headerText } from '../../src/kafka/index.js';
+import type { CommandType, TopicNames } from '../../src/schemas/messages/index.js';
+import { type BridgeEvent, type DeadLetter, EventSubscriber } from '../../src/sdk/index.js';
 
 export interface ReceivedEvent {
   readonly partition: number;
   readonly offset: string;
   readonly key: string | undefined;
-  readonly event: CloudEvent;
+  readonly event: BridgeEvent;
   /** The event's data, as published. */
   readonly data: Record<string, unknown> & { commandId?: string; commandType?: CommandType };
   readonly terminal: boolean;
 }
 
-export interface DeadLetter {
+export interface CollectedDeadLetter {
   readonly key: string | undefined;
   readonly value: Buffer | null;
   readonly headers: Record<string, string>;
 }
 
-/** Reads the events and dead-letter topics from the beginning, as a read_committed subscriber. */
+/**
+ * Reads the events and dead-letter topics from the beginning through the SDK's subscriber, as a
+ * read_committed subscriber, keeping everything (a test's worth).
+ */
 export class EventCollector {
   readonly events: ReceivedEvent[] = [];
-  /** Per sentinel (a test's own record with the SENTINEL_HEADER), the partitions it was read on. */
-  readonly sentinels = new Map<string, Set<number>>();
-  readonly deadLetters: DeadLetter[] = [];
-  readonly #consumer: Consumer;
+  /** The offset after the last record read, per partition of the events topic. */
+  readonly positions = new Map<number, bigint>();
+  /** `partition@offset` of records with no event in them: only sentinels (untilSettled) may be. */
+  readonly notEvents: string[] = [];
+  readonly deadLetters: CollectedDeadLetter[] = [];
   readonly #terminals = new Map<string, ReceivedEvent[]>();
+  #subscriber: EventSubscriber | undefined;
   #terminalCount = 0;
   #listeners = new Set<() => void>();
 
-  private constructor(consumer: Consumer) {
-    this.#consumer = consumer;
-  }
-
   static async start(brokers: string[], topics: TopicNames): Promise<EventCollector> {
-    const consumer = harnessKafkaClient(brokers).consumer({
-      groupId: `collector-${randomUUID()}`,
-      maxWaitTimeInMs: 100,
-    });
-    const collector = new EventCollector(consumer);
-    await consumer.connect();
-    await consumer.subscribe({ topics: [topics.events, topics.deadLetter], fromBeginning: true });
-    await consumer.run({
-      eachBatch: async ({ batch }) => {
-        for (const message of batch.messages) {
-          if (batch.topic === topics.deadLetter) collector.#addDeadLetter(message);
-          else collector.#addEvent(batch.partition, message);
-        }
-        for (const listener of collector.#listeners) listener();
+    const collector = new EventCollector();
+    collector.#subscriber = await EventSubscriber.start(
+      { brokers, clientId: 'harness' },
+      {
+        topics,
+        from: 'beginning',
+        onEvent: (event) => collector.#addEvent(event),
+        onDeadLetter: (letter) => collector.#addDeadLetter(letter),
+        onUndecodable: (error) => collector.#addUndecodable(error),
       },
-    });
+    );
     return collector;
   }
 
@@ -107,38 +99,43 @@ export class EventCollector {
     });
   }
 
-  stop(): Promise<void> {
-    return this.#consumer.disconnect();
+  async stop(): Promise<void> {
+    await this.#subscriber?.stop();
   }
 
-  #addEvent(
-    partition: number,
-    message: { offset: string; key: Buffer | null; value: Buffer | null; headers?: IHeaders },
-  ) {
-    const sentinel = message.headers?.[SENTINEL_HEADER];
-    if (sentinel !== undefined) {
-      const id = String(sentinel);
-      this.sentinels.set(id, (this.sentinels.get(id) ?? new Set()).add(partition));
-      return;
-    }
-    const event = decodeEvent({ headers: message.headers ?? {}, value: message.value });
-    if (!event) throw new Error(`not a CloudEvent at events/${partition}@${message.offset}`);
+  /** A record with no CloudEvent headers: untilSettled checks it is a sentinel it wrote. */
+  #addUndecodable(error: EventUndecodable): void {
+    const { partition, offset, reason } = error.details;
+    if (reason !== 'not-cloudevent') throw error;
+    this.notEvents.push(`${partition}@${offset}`);
+    this.positions.set(partition, BigInt(offset) + 1n);
+    this.#notify();
+  }
+
+  #addEvent(event: BridgeEvent): void {
+    const { partition, offset, key } = event.record;
+    this.positions.set(partition, BigInt(offset) + 1n);
     const data = event.data as ReceivedEvent['data'];
-    const terminal = data.commandType !== undefined && isTerminal(event.type, data.commandType);
-    const key = message.key?.toString();
-    const received = { partition, offset: message.offset, key, event, data, terminal };
+    const received = { partition, offset, key, event, data, terminal: event.terminal };
     this.events.push(received);
-    if (terminal && event.correlationId !== undefined) {
-      const ofCommand = this.#terminals.get(event.correlationId) ?? [];
-      this.#terminals.set(event.correlationId, [...ofCommand, received]);
+    if (event.terminal && event.commandId !== undefined) {
+      const ofCommand = this.#terminals.get(event.commandId) ?? [];
+      this.#terminals.set(event.commandId, [...ofCommand, received]);
       this.#terminalCount++;
     }
+    this.#notify();
   }
 
-  #addDeadLetter(message: { key: Buffer | null; value: Buffer | null; headers?: IHeaders }) {
+  #addDeadLetter(letter: DeadLetter): void {
+    const { key, value } = letter.original;
     const headers = Object.fromEntries(
-      Object.entries(message.headers ?? {}).map(([name, value]) => [name, String(value)]),
+      Object.keys(letter.headers).map((name) => [name, headerText(letter.headers, name) ?? '']),
     );
-    this.deadLetters.push({ key: message.key?.toString(), value: message.value, headers });
+    this.deadLetters.push({ key: key?.toString(), value, headers });
+    this.#notify();
+  }
+
+  #notify(): void {
+    for (const listener of this.#listeners) listener();
   }
 }

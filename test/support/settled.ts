@@ -2,12 +2,14 @@
 // will run again), then the events topic read up to where it ended at that moment (every event
 // the run published, late repeats included, is in the collector). Tests check "nothing more"
 // after this, not after a sleep.
-import { randomUUID } from 'node:crypto';
 import type { TopicNames } from '../../src/schemas/messages/index.js';
-import { type EventCollector, SENTINEL_HEADER } from './event-collector.js';
+import type { EventCollector } from './event-collector.js';
 import { harnessKafkaClient } from './harness-kafka-client.js';
 
 const POLL_MS = 100;
+
+/** Every sentinel written in this test process, by `partition@offset` of the events topic. */
+const sentinels = new Set<string>();
 
 /** Every command partition whose committed offset is behind its end, as `topic/partition`. */
 export async function uncommitted(
@@ -50,9 +52,10 @@ export async function untilCommitted(
 
 /**
  * Every command committed to its end, then every event published until then read: a sentinel
- * record written to each events partition after that has reached the collector. (The topic's end
- * offsets cannot say so: in exactly-once mode a transaction's commit marker takes an offset that
- * no subscriber ever reads.)
+ * record (no value, no headers) written to each events partition after that has reached the
+ * collector. (The topic's end offsets cannot say so: in exactly-once mode a transaction's commit
+ * marker takes an offset that no subscriber ever reads.) Every record the collector read that was
+ * no event must be one of the sentinels.
  */
 export async function untilSettled(options: {
   brokers: string[];
@@ -69,20 +72,24 @@ export async function untilSettled(options: {
   const partitions = await admin.fetchTopicOffsets(topics.events).finally(() => admin.disconnect());
   const producer = kafka.producer();
   await producer.connect();
-  const id = randomUUID();
-  await producer
+  const written = await producer
     .send({
       topic: topics.events,
-      messages: partitions.map(({ partition }) => ({
-        partition,
-        value: null,
-        headers: { [SENTINEL_HEADER]: id },
-      })),
+      messages: partitions.map(({ partition }) => ({ partition, value: null })),
     })
     .finally(() => producer.disconnect());
+  for (const { partition, baseOffset } of written) {
+    sentinels.add(`${partition}@${baseOffset}`);
+  }
   await collector.waitUntil(
-    () => collector.sentinels.get(id)?.size === partitions.length,
+    () =>
+      written.every(
+        ({ partition, baseOffset }) =>
+          (collector.positions.get(partition) ?? 0n) > BigInt(baseOffset ?? '0'),
+      ),
     timeoutMs,
     'the events topic read up to a sentinel on every partition',
   );
+  const strays = collector.notEvents.filter((at) => !sentinels.has(at));
+  if (strays.length > 0) throw new Error(`records that are no event at ${strays.join(', ')}`);
 }

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { createKafkaConnection } from '../../src/kafka/index.js';
 import { type TopicNames, topicNames } from '../../src/schemas/messages/index.js';
+import { topicTable } from '../../src/topics/table.js';
 import { testLogger } from './test-logger.js';
 
 export const TEST_PARTITIONS = 4;
@@ -16,19 +17,20 @@ export function uniqueTopics(): TopicNames {
   return topicNames(uniquePrefix());
 }
 
+/** Every topic the bridge uses, as the topic table sets it up, with `partitions` partitions. */
 export async function createTopics(
   brokers: string[],
   topics: TopicNames,
   partitions = TEST_PARTITIONS,
 ): Promise<void> {
-  const kafka = createKafkaConnection({ brokers, clientId: 'harness', log: testLogger('harness') });
+  const log = testLogger('harness');
+  const kafka = createKafkaConnection({
+    brokers,
+    clientId: 'harness',
+    log,
+    topicLayout: { partitions },
+  });
   const admin = await kafka.admin();
-  const spec = (topic: string, compacted = false) => ({ topic, partitions, compacted });
-  await admin.ensureTopics([
-    ...Object.values(topics.commands).map((topic) => spec(topic)),
-    spec(topics.ledger, true),
-    spec(topics.events),
-    spec(topics.deadLetter),
-  ]);
+  await admin.ensureTopics(topicTable(topics, kafka.topicLayout));
   await admin.disconnect();
 }

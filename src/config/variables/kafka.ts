@@ -1,7 +1,17 @@
 import { defaultBridgeSettings } from '../../consumers/settings.js';
-import { DEFAULT_TOPIC_PARTITIONS } from '../../schemas/messages/topic-settings.js';
 import { DEFAULT_TOPIC_PREFIX } from '../../schemas/messages/topics.js';
-import { brokers, integer, oneOf, optionalTopicName, text, topicPrefix } from '../parsers.js';
+import { DEFAULT_TOPIC_LAYOUT } from '../../topics/table.js';
+import {
+  brokers,
+  flag,
+  integer,
+  milliseconds,
+  oneOf,
+  optionalInteger,
+  optionalTopicName,
+  text,
+  topicPrefix,
+} from '../parsers.js';
 import type { Variable } from '../variable.js';
 
 export const KAFKA = [
@@ -58,9 +68,49 @@ export const TOPICS = [
     name: 'TOPIC_PARTITIONS',
     group: 'Topics',
     schema: integer({ min: 1, max: 10_000 }),
-    default: String(DEFAULT_TOPIC_PARTITIONS),
+    default: String(DEFAULT_TOPIC_LAYOUT.partitions),
     description:
-      'Partitions of the topics the bridge creates when they are missing. Command topics and the ledger must all have the same count, which bounds how many instances do work.',
+      'Partitions of every topic the bridge creates. Command topics and the ledger must all have the same count, which bounds how many instances do work.',
+  },
+  {
+    name: 'TOPICS_CREATE',
+    group: 'Topics',
+    schema: flag,
+    default: String(DEFAULT_TOPIC_LAYOUT.create),
+    description:
+      'Whether the bridge creates missing topics at start (as signing-bridge topics create does). false: it checks that they exist and refuses to start naming the missing ones.',
+  },
+  {
+    name: 'TOPIC_REPLICATION_FACTOR',
+    group: 'Topics',
+    schema: optionalInteger({ min: 1, max: 100 }),
+    default: '',
+    description:
+      "Replicas of each partition of the topics created; empty: the broker's default.replication.factor. topics check compares it when set.",
+  },
+  {
+    name: 'TOPIC_MIN_INSYNC_REPLICAS',
+    group: 'Topics',
+    schema: optionalInteger({ min: 1, max: 100 }),
+    default: '',
+    description:
+      "min.insync.replicas of the topics created; empty: the broker's default. topics check compares it when set.",
+  },
+  {
+    name: 'TOPIC_RETENTION_MS',
+    group: 'Topics',
+    schema: milliseconds(60_000),
+    default: String(DEFAULT_TOPIC_LAYOUT.retentionMs),
+    description:
+      'retention.ms of the command and events topics created: how long a command waits for a bridge that is down, and how far back a subscriber can read.',
+  },
+  {
+    name: 'TOPIC_DEAD_LETTER_RETENTION_MS',
+    group: 'Topics',
+    schema: milliseconds(60_000),
+    default: String(DEFAULT_TOPIC_LAYOUT.deadLetterRetentionMs),
+    description:
+      'retention.ms of the dead-letter topic created: how long a dead letter can still be replayed (signing-bridge dlq replay).',
   },
   topicOverride('TOPIC_COMMANDS_CREATE_CONTRACT', 'create-contract commands'),
   topicOverride('TOPIC_COMMANDS_ADD_DOCUMENT', 'add-document commands'),

@@ -1,6 +1,7 @@
 /**
  * How the topics are meant to be configured: what the AsyncAPI document states in its Kafka
- * bindings and what a platform team creates. The ledger's settings keep it small and its
+ * bindings, what a platform team creates, and what the bridge and `signing-bridge topics create`
+ * create (src/topics/table.ts, with the TOPIC_* variables' partitions and retention). The ledger's settings keep it small and its
  * restore short: compaction soon after a segment rolls (hourly), and within a day at the latest.
  */
 
@@ -19,7 +20,8 @@ export type TopicRole = 'commands' | 'events' | 'deadLetter' | 'ledger';
 export const TOPIC_CONFIGS = {
   commands: { 'cleanup.policy': 'delete', 'retention.ms': WEEK_MS },
   events: { 'cleanup.policy': 'delete', 'retention.ms': WEEK_MS },
-  deadLetter: { 'cleanup.policy': 'delete', 'retention.ms': WEEK_MS },
+  // Long enough for someone to look at a dead letter, fix what made it fail and replay it.
+  deadLetter: { 'cleanup.policy': 'delete', 'retention.ms': 30 * DAY_MS },
   ledger: {
     'cleanup.policy': 'compact',
     'segment.ms': HOUR_MS,

@@ -22,12 +22,18 @@ type ObserverCall = {
 
 export interface EndToEnd {
   readonly sim: RunningSimulator;
+  /** The topics of this bridge, of TEST_PARTITIONS partitions each. */
   readonly topics: TopicNames;
   readonly collector: EventCollector;
   /** What the bridge told its observer, in order. */
   readonly observed: ObserverCall[];
   /** Produces the command on its topic, keyed by its bizId; returns its commandId. */
   send(
+    type: CommandType,
+    raw: { commandId: string; bizId: string; payload: unknown },
+  ): Promise<string>;
+  /** Produces the command as given, unchecked (as a producer without the SDK may). */
+  sendUnchecked(
     type: CommandType,
     raw: { commandId: string; bizId: string; payload: unknown },
   ): Promise<string>;
@@ -69,10 +75,14 @@ export function useEndToEnd(settings: Partial<BridgeSettings> = {}): EndToEnd {
     await sender.send([{ type, command: raw as Command }]);
     return raw.commandId;
   };
+  handle.sendUnchecked = async (type, raw) => {
+    await sender.sendRaw(topics.commands[type], raw.bizId, JSON.stringify(raw));
+    return raw.commandId;
+  };
   handle.ended = (commandId, timeoutMs) =>
     handle.collector.waitForTerminalEvent(commandId, timeoutMs);
   handle.eventsOf = (commandId) =>
-    handle.collector.events.filter((e) => e.event.correlationId === commandId);
+    handle.collector.events.filter((e) => e.event.commandId === commandId);
   return handle;
 }
 

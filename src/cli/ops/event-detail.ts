@@ -1,5 +1,5 @@
-/** The one or two facts of each event type a reader of the demo's output looks for. */
-import type { ErrorInfo } from '../../src/schemas/messages/index.js';
+/** The one or two facts of each event type someone reading events on a terminal looks for. */
+import type { ErrorInfo } from '../../schemas/messages/index.js';
 
 type Data = Readonly<Record<string, unknown>>;
 

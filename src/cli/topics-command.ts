@@ -1,0 +1,111 @@
+/**
+ * `signing-bridge topics create | check`: the bridge's topics against the topic table
+ * (src/topics), with the settings of the environment (TOPIC_PARTITIONS, ...). `create` makes the
+ * missing ones and changes nothing that exists; both then say what still differs.
+ */
+import { compareTopics, type TopicState } from '../topics/differences.js';
+import { TABLE_CONFIG_NAMES, type TopicRow, topicTable } from '../topics/table.js';
+import { EXIT } from './ops/exit-codes.js';
+import {
+  inputInvalid,
+  type OperatorContext,
+  type OperatorSpec,
+  type Output,
+  runOperator,
+} from './ops/operator.js';
+
+const USAGE = `Usage: signing-bridge topics (create | check) [--json]
+
+Every topic of the bridge (the command topics, events, dead-letter and ledger) with the
+settings it should have: partitions (TOPIC_PARTITIONS), replication factor
+(TOPIC_REPLICATION_FACTOR, when set), min.insync.replicas (TOPIC_MIN_INSYNC_REPLICAS, when
+set), cleanup.policy and retention.ms (TOPIC_RETENTION_MS, TOPIC_DEAD_LETTER_RETENTION_MS),
+and for the ledger its compaction settings.
+
+  check   lists every topic and what differs from those settings; exits 1 when anything does
+  create  creates the missing topics with those settings (running it again changes nothing),
+          then does what check does; a topic that exists is never changed
+
+Options:
+  --json      one JSON object per topic: topic, role, exists, created, partitions,
+              replicationFactor, configs, differences [{setting, expected, actual}]
+  -h, --help  show this help
+`;
+
+export const TOPICS: OperatorSpec = {
+  name: 'topics',
+  usage: USAGE,
+  options: {},
+  run: topics,
+};
+
+export function main(argv: string[]): Promise<number> {
+  return runOperator(TOPICS, argv);
+}
+
+async function topics(context: OperatorContext, _values: unknown, positionals: string[]) {
+  const [action, ...extra] = positionals;
+  if (action !== 'create' && action !== 'check') {
+    throw inputInvalid('<action>', 'give create or check');
+  }
+  if (extra.length > 0) throw inputInvalid('arguments', `unexpected "${extra.join(' ')}"`);
+  const kafka = await context.connect();
+  const table = topicTable(context.topics, kafka.topicLayout);
+  const admin = await kafka.clusterAdmin();
+  try {
+    const describe = () =>
+      admin.describeTopics(
+        table.map((row) => row.topic),
+        TABLE_CONFIG_NAMES,
+      );
+    let states = compareTopics(table, await describe());
+    const missing: TopicRow[] = states.filter((s) => !s.actual).map((s) => s.row);
+    if (action === 'create' && missing.length > 0) {
+      await admin.createTopics(missing);
+      states = compareTopics(table, await describe());
+    }
+    const created = new Set(action === 'create' ? missing.map((row) => row.topic) : []);
+    return report(context.out, states, created);
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+function report(out: Output, states: readonly TopicState[], created: ReadonlySet<string>): number {
+  for (const state of states) printState(out, state, created.has(state.row.topic));
+  const differing = states.filter((s) => s.differences.length > 0).length;
+  out.heading(
+    differing === 0
+      ? `\nall ${states.length} topics as they should be`
+      : `\n${differing} of ${states.length} topics differ from what they should be`,
+  );
+  return differing === 0 ? EXIT.ok : EXIT.notAsExpected;
+}
+
+function printState(out: Output, { row, actual, differences }: TopicState, created: boolean) {
+  const json = {
+    topic: row.topic,
+    role: row.role,
+    exists: actual !== undefined,
+    created,
+    partitions: actual?.partitions,
+    replicationFactor: actual?.replicationFactor,
+    configs: actual
+      ? Object.fromEntries(Object.keys(row.configs).map((name) => [name, actual.configs[name]]))
+      : undefined,
+    differences,
+  };
+  const mark = differences.length === 0 ? out.style('green', 'ok  ') : out.style('red', 'DIFF');
+  const facts = actual
+    ? [
+        `${actual.partitions} partitions`,
+        `replication ${actual.replicationFactor}`,
+        ...Object.keys(row.configs).map((name) => `${name}=${actual.configs[name] ?? '(none)'}`),
+      ].join(', ')
+    : 'missing';
+  const lines = [`${mark}  ${row.topic} (${row.role}${created ? ', created' : ''}): ${facts}`];
+  for (const { setting, expected, actual: found } of actual ? differences : []) {
+    lines.push(`        ${setting}: is ${found}, should be ${expected}`);
+  }
+  out.result(json, lines.join('\n'));
+}
