@@ -2,6 +2,7 @@
 import type { InvalidField } from '../errors.js';
 import { kafkaChecks } from './kafka-checks.js';
 import type { VariableName } from './table.js';
+import { classChecks } from './variables/classes.js';
 
 interface PairRule {
   readonly larger: VariableName;
@@ -28,5 +29,5 @@ export function crossCheck(
     if (typeof big !== 'number' || typeof small !== 'number' || big >= small) return [];
     return [{ path: larger, rule: `must be at least ${smaller} (${small})` }];
   });
-  return [...ordered, ...kafkaChecks(values, invalid)];
+  return [...ordered, ...kafkaChecks(values, invalid), ...classChecks(values, invalid)];
 }

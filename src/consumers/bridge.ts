@@ -71,7 +71,7 @@ export class Bridge {
     // It may be interrupted while nothing awaits it.
     interrupted.catch(() => {});
     const step = <T>(work: Promise<T>) => Promise.race([work, interrupted]);
-    const writeLimits = await step(this.#ensureTopics());
+    const { writeLimits, partitionCount } = await step(this.#ensureTopics());
     // Exactly-once: each outbox flush is one transaction. The id is this process's own: a
     // restarted instance is a new one, and ownership markers, not fencing, hand work over.
     const transactionalId =
@@ -88,7 +88,7 @@ export class Bridge {
     this.#io = { consumer, producer };
     const engine = createEngine(
       this.#options,
-      { consumer, producer, instance: this.#instance, writeLimits },
+      { consumer, producer, instance: this.#instance, writeLimits, partitionCount },
       (error) => {
         log.error({ err: error }, 'the ledger refuses this instance; it cannot run');
         this.#fail(error);
@@ -99,7 +99,8 @@ export class Bridge {
     await this.#join(consumer, engine, step);
     this.#commitTimer = setInterval(() => {
       void engine.committer.commit();
-      observer?.load?.(engine.scheduler.running, engine.scheduler.pending);
+      const { scheduler } = engine;
+      observer?.load?.(scheduler.running, scheduler.pending, scheduler.byClass());
     }, settings.commitIntervalMs);
     this.#ready = true;
     log.info(
@@ -194,9 +195,9 @@ export class Bridge {
 
   /**
    * Command topics and the ledger must share one partition count; creates what is missing.
-   * Returns what the topics the bridge writes take (their max.message.bytes).
+   * Returns that count and what the topics the bridge writes take (their max.message.bytes).
    */
-  async #ensureTopics(): Promise<WriteLimits> {
+  async #ensureTopics(): Promise<{ writeLimits: WriteLimits; partitionCount: number }> {
     const { kafka, topics } = this.#options;
     const spec = (topic: string, compacted = false): TopicSpec => ({
       topic,
@@ -222,11 +223,12 @@ export class Bridge {
       const written = [topics.events, topics.deadLetter, topics.ledger];
       const limits = await admin.maxMessageBytes(written);
       const of = (topic: string) => limits.get(topic) ?? Number.POSITIVE_INFINITY;
-      return {
+      const writeLimits = {
         events: of(topics.events),
         deadLetter: of(topics.deadLetter),
         ledger: of(topics.ledger),
       };
+      return { writeLimits, partitionCount: partitions[topics.ledger] ?? 0 };
     } finally {
       await admin.disconnect();
     }
