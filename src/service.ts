@@ -127,28 +127,21 @@ function platformClient(config: Config, metrics: Metrics, log: Logger) {
  */
 function budgetShare(config: Config, client: SigningClient, metrics: Metrics, log: Logger) {
   const budget = config.SIGNING_RPS;
-  let current = { held: 0, of: 0, rps: 0 };
-  let started = false;
-  const say = () => {
-    const { held, of, rps } = current;
-    const fields = { budgetRps: budget, shareRps: Math.round(rps * 100) / 100, held, of };
-    if (started) log.info(fields, 'platform budget share');
-    else log.debug(fields, 'platform budget share');
-  };
+  let current = { held: 0, of: 0, shareRps: 0 };
+  const fields = () => ({ budgetRps: budget, ...current });
   if (budget > 0) client.setRateLimit(0);
   return {
     changed({ held, of }: PartitionShare): void {
       if (budget === 0) return;
       const rps = of > 0 ? (budget * Math.min(held, of)) / of : 0;
-      current = { held, of, rps };
+      current = { held, of, shareRps: Math.round(rps * 1000) / 1000 };
       client.setRateLimit(rps);
       metrics.budget.share(rps);
-      say();
+      log.info(fields(), 'platform budget share changed');
     },
     /** Says the share in force once the first partitions are restored. */
     started(): void {
-      started = true;
-      if (budget > 0) say();
+      if (budget > 0) log.info(fields(), 'platform budget share');
       else log.info({ budgetRps: 0 }, 'platform budget unlimited (SIGNING_RPS=0)');
     },
   };

@@ -21,13 +21,16 @@ describe('AdaptiveRate', () => {
     expect(rate.throttled(5_000)).toBe(true);
   });
 
-  it('when seconds pass without throttling, then the factor climbs back fast to near where it was refused, then slowly, up to 1', () => {
+  it('when seconds pass without throttling, then the factor climbs back fast to near where it was refused, slowly through the last tenth, then fast again, up to 1', () => {
     const rate = new AdaptiveRate();
     rate.throttled(0);
+    rate.throttled(1_000);
+    rate.throttled(2_000);
+    // Refused at 0.25, now 0.125.
     const factors: number[] = [];
-    while (rate.tick()) factors.push(Math.round(rate.factor * 100) / 100);
-    expect(factors.slice(0, 4)).toEqual([0.6, 0.7, 0.8, 0.9]);
-    expect(factors.slice(4, 6)).toEqual([0.91, 0.92]);
+    while (rate.tick()) factors.push(Math.round(rate.factor * 1000) / 1000);
+    expect(factors.slice(0, 5)).toEqual([0.225, 0.23, 0.235, 0.24, 0.245]);
+    expect(factors.slice(5, 8)).toEqual([0.25, 0.35, 0.45]);
     expect(factors.at(-1)).toBe(1);
     expect(rate.tick()).toBe(false);
   });

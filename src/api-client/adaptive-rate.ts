@@ -2,9 +2,9 @@
  * Throttling slows the whole client, not just the call that was refused: additive increase,
  * multiplicative decrease (AIMD) of the rate in force, as a factor of the limit the caller set.
  * A throttling answer halves the factor; each second the factor grows back by a tenth of the
- * limit, and by a hundredth only once it is near the rate that was last refused, so a limit set
- * above what the platform really allows settles just under that, probing slowly, instead of
- * spending requests on refusals. Pure: the caller says when a second has passed.
+ * limit, and slowly (over about five seconds) through the last tenth below the rate that was last
+ * refused, so a limit set above what the platform really allows settles just under it, probing,
+ * instead of spending requests on refusals. Pure: the caller says when a second has passed.
  */
 export const ADAPTIVE = {
   /** A throttling answer multiplies the factor by this... */
@@ -13,8 +13,11 @@ export const ADAPTIVE = {
   floor: 0.05,
   /** Each second, the factor grows by this... */
   increase: 0.1,
-  /** ...or by this only, from `probeFrom` of the factor that was last refused on. */
-  probe: 0.01,
+  /**
+   * ...or, from `probeFrom` of the factor that was last refused up to that factor, by this share
+   * of it only.
+   */
+  probe: 0.02,
   probeFrom: 0.9,
   /**
    * After a decrease, answers to requests sent before it say nothing new: at most one decrease in
@@ -47,8 +50,10 @@ export class AdaptiveRate {
   tick(): boolean {
     if (this.#factor >= 1) return false;
     // Tenths added up miss 0.9 by a rounding error.
-    const near = this.#factor >= this.#refusedAt * ADAPTIVE.probeFrom - 1e-9;
-    this.#factor = Math.min(1, this.#factor + (near ? ADAPTIVE.probe : ADAPTIVE.increase));
+    const from = this.#refusedAt * ADAPTIVE.probeFrom - 1e-9;
+    const near = this.#factor >= from && this.#factor < this.#refusedAt - 1e-9;
+    const step = near ? this.#refusedAt * ADAPTIVE.probe : ADAPTIVE.increase;
+    this.#factor = Math.min(1, this.#factor + step);
     return true;
   }
 }

@@ -3,8 +3,6 @@
  * health and metrics over HTTP, and `signing-bridge run` as a process with its signals.
  */
 import type { ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { SigningClient } from '../../src/api-client/index.js';
@@ -15,7 +13,7 @@ import { type RunningSimulator, startSimulator } from '../../src/simulator/index
 import { initiator, meta, person, uniqueBizId } from '../handlers/support/fixtures.js';
 import { CommandSender, EventCollector, uniquePrefix } from '../support/bridge-harness.js';
 import { commands } from '../support/sample-commands.js';
-import { logged, runCommand, serviceEnvironment } from './support/service-process.js';
+import { freePort, logged, runCommand, serviceEnvironment } from './support/service-process.js';
 
 const brokers = inject('kafkaBrokers');
 let sim: RunningSimulator;
@@ -28,14 +26,6 @@ afterAll(() => sim?.stop());
 /** The environment of one bridge with topics and a group of its own. */
 function environment(prefix: string, extra: Record<string, string> = {}) {
   return serviceEnvironment(prefix, sim.url, { KAFKA_BROKERS: brokers, ...extra });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
 }
 
 /** A subscriber and a producer on the topics of `prefix`. */

@@ -1,5 +1,7 @@
 /** The service as it is deployed: its environment, and `signing-bridge run` as a process. */
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 const MAIN = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url));
@@ -52,4 +54,13 @@ export async function logged(output: { stdout: string }, message: string, timeou
     if (Date.now() > deadline) throw new Error(`no "${message}" in: ${output.stdout}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** A TCP port free on 127.0.0.1 just now, for a health server. */
+export async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  return port;
 }
