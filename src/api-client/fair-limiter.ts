@@ -66,6 +66,8 @@ export class FairLimiter {
   take(priority: string = DEFAULT_PRIORITY, signal?: AbortSignal): Promise<number> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     const name = this.#priorities.has(priority) ? priority : DEFAULT_PRIORITY;
+    // What came in while nobody waited is counted before this caller waits.
+    this.#refill(this.#now());
     return new Promise((resolve, reject) => {
       const onAbort = () => {
         this.#remove(name, waiter);
@@ -96,6 +98,7 @@ export class FairLimiter {
   /** No token is granted before `at` (a time of `now()`): the platform asked us to wait. */
   pauseUntil(at: number): void {
     if (at <= this.#pausedUntil) return;
+    this.#refill(this.#now());
     this.#pausedUntil = at;
     this.#dispatch();
   }
@@ -126,11 +129,20 @@ export class FairLimiter {
     }
   }
 
+  /**
+   * Tokens come in at the rate, but not while paused. With nobody waiting the bucket holds its
+   * burst at most; while calls wait, what came in before a late timer fired is theirs: timers
+   * fire a little late, and capping that away would lower the rate by every delay.
+   */
   #refill(now: number): void {
-    const elapsed = Math.max(0, now - this.#updatedAt);
+    const elapsed = Math.max(0, now - Math.max(this.#updatedAt, this.#pausedUntil));
     this.#updatedAt = now;
-    if (this.#perMs === Number.POSITIVE_INFINITY) this.#tokens = this.#burst;
-    else this.#tokens = Math.min(this.#burst, this.#tokens + elapsed * this.#perMs);
+    if (this.#perMs === Number.POSITIVE_INFINITY) {
+      this.#tokens = this.#burst;
+      return;
+    }
+    const tokens = this.#tokens + elapsed * this.#perMs;
+    this.#tokens = this.#waiting > 0 ? tokens : Math.min(this.#burst, tokens);
   }
 
   /** Timers have millisecond resolution: rounding up keeps a token from being looked for early. */
@@ -146,6 +158,7 @@ export class FairLimiter {
     const queue = this.#queues.get(name) ?? [];
     const index = queue.indexOf(waiter);
     if (index < 0) return;
+    this.#refill(this.#now());
     queue.splice(index, 1);
     this.#waiting--;
     waiter.release();
