@@ -95,7 +95,7 @@ function instruments(registers: Registry) {
     paused: new Gauge({
       ...common,
       name: `${PREFIX}consumption_paused`,
-      help: 'Whether fetching is paused (1) or not (0), by reason',
+      help: 'Whether fetching is paused (1) or not (0), by reason (backpressure: the topics of a full priority class)',
       labelNames: ['reason'],
     }),
     circuit: new Gauge({
