@@ -1,16 +1,26 @@
 /**
  * `npm run bench`: the bridge against a naive kafkajs baseline on the same kind of backlog, then
- * the drain of a backlog under the platform's rate limit (see bench/README.md). The broker is a
- * local one (or KAFKA_BROKERS), the simulator, the bridge and the baseline each run in a child
- * process of their own. Prints a table with PASS/FAIL per target and writes
- * bench/results/bridge.json; exits 0 whatever the verdicts (it is a measurement, not a test).
+ * the drain of a backlog under the platform's rate limit; interactive commands behind a batch,
+ * with priority classes and without; bridge processes sharing one budget (see bench/README.md).
+ * The broker is a local one (or KAFKA_BROKERS), the simulator and every subject each run in a
+ * child process of their own. Prints tables with PASS/FAIL per target and writes
+ * bench/results/*.json; exits 0 whatever the verdicts (it is a measurement, not a test).
  */
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { startLocalKafka } from '../scripts/local-kafka/broker.js';
 import { AdminClient } from '../src/simulator/index.js';
+import {
+  fairnessVerdicts,
+  groupVerdicts,
+  printFairness,
+  printGroup,
+  saveResult,
+} from './bridge/budget-report.js';
 import { subjectEntries } from './bridge/build.js';
 import { measureDrain } from './bridge/drain-run.js';
+import { measureFairness } from './bridge/fairness-run.js';
+import { measureGroup } from './bridge/group-run.js';
 import { benchKafka, PARTITIONS } from './bridge/kafka-io.js';
 import { parseOptions, USAGE } from './bridge/options.js';
 import { print } from './bridge/print.js';
@@ -61,6 +71,37 @@ async function main(): Promise<void> {
     kafka: benchKafka(kafka.brokers),
     simulator: { ...simulator, pid: simulator.child.pid, admin: new AdminClient(simulator.url) },
   };
+  if (options.scenarios.has('throughput')) await throughput(run, loadAtStart);
+  if (options.scenarios.has('fairness')) {
+    progress(`fairness: ${options.fairness.reminds} reminders, then create-contracts`);
+    const fairness = await measureFairness(run);
+    const verdicts = fairnessVerdicts(fairness, options.drainRps);
+    printFairness(fairness, verdicts);
+    const file = await saveResult('fairness', {
+      machine: machine(loadAtStart),
+      options,
+      fairness,
+      verdicts,
+    });
+    process.stdout.write(`written to ${fileURLToPath(file)}\n`);
+  }
+  if (options.scenarios.has('group')) {
+    const group = await measureGroup(run);
+    const verdicts = groupVerdicts(group);
+    printGroup(group, verdicts);
+    const file = await saveResult('group', {
+      machine: machine(loadAtStart),
+      options,
+      group,
+      verdicts,
+    });
+    process.stdout.write(`written to ${fileURLToPath(file)}\n`);
+  }
+}
+
+/** The bridge against the baseline, then the rate-limited drain: bench/results/bridge.json. */
+async function throughput(run: RunContext, loadAtStart: number[]): Promise<void> {
+  const { options } = run;
   progress(`bridge: ${options.commands} commands`);
   const bridge = await measureThroughput(run, BRIDGE, options.commands);
   progress(

@@ -14,7 +14,7 @@ import {
   topics,
 } from './config/component-settings.js';
 import type { Config } from './config/index.js';
-import { Bridge } from './consumers/index.js';
+import { Bridge, classWeights, type PartitionShare } from './consumers/index.js';
 import { createFileLoader } from './files/index.js';
 import { createHandlers } from './handlers/index.js';
 import { createKafkaConnection } from './kafka/index.js';
@@ -45,6 +45,7 @@ export interface Service {
 export function composeService(config: Config, log: Logger): Service {
   const metrics = createMetrics();
   const { pool, client } = platformClient(config, metrics, log);
+  const share = budgetShare(config, client, metrics, log);
   const files = createFileLoader(filePolicy(config));
   const kafka = createKafkaConnection(
     kafkaConnectionOptions(config, log.child({ component: 'kafka' })),
@@ -56,6 +57,7 @@ export function composeService(config: Config, log: Logger): Service {
     settings: bridgeSettings(config),
     log,
     observer: metrics.observer,
+    onShareChange: share.changed,
   });
   let health: HealthServer | undefined;
   const release = () => closeAll(log, [health?.close(), files.close(), pool.close()]);
@@ -72,6 +74,7 @@ export function composeService(config: Config, log: Logger): Service {
           await release();
           throw error;
         });
+      share.started();
     },
     async stop() {
       await bridge.stop();
@@ -105,8 +108,41 @@ function platformClient(config: Config, metrics: Metrics, log: Logger) {
     metrics.onCall(info);
     warnUnlisted(log, info);
   };
-  const client = new SigningClient({ ...options, dispatcher: pool, onCall });
+  const client = new SigningClient({
+    ...options,
+    dispatcher: pool,
+    onCall,
+    priorityWeights: Object.fromEntries(classWeights(bridgeSettings(config).classes)),
+    onRateChange: (rate) => metrics.budget.rateInForce(rate),
+  });
   return { pool, client };
+}
+
+/**
+ * SIGNING_RPS is the whole group's budget: this instance may use the share of it that its share
+ * of the command partitions gives (docs/design.md, "Circuit breaker and rate limit"), nothing
+ * before it holds one. 0 (unlimited) has no shares.
+ */
+function budgetShare(config: Config, client: SigningClient, metrics: Metrics, log: Logger) {
+  const budget = config.SIGNING_RPS;
+  let current = { held: 0, of: 0, shareRps: 0 };
+  const fields = () => ({ budgetRps: budget, ...current });
+  if (budget > 0) client.setRateLimit(0);
+  return {
+    changed({ held, of }: PartitionShare): void {
+      if (budget === 0) return;
+      const rps = of > 0 ? (budget * Math.min(held, of)) / of : 0;
+      current = { held, of, shareRps: Math.round(rps * 1000) / 1000 };
+      client.setRateLimit(rps);
+      metrics.budget.share(rps);
+      log.info(fields(), 'platform budget share changed');
+    },
+    /** Says the share in force once the first partitions are restored. */
+    started(): void {
+      if (budget > 0) log.info(fields(), 'platform budget share');
+      else log.info({ budgetRps: 0 }, 'platform budget unlimited (SIGNING_RPS=0)');
+    },
+  };
 }
 
 /**

@@ -3,9 +3,15 @@ import { parseArgs } from 'node:util';
 
 export const USAGE = `Usage: npm run bench -- [options]
 
-Throughput of the bridge against a naive kafkajs baseline on the same backlog, then the drain of
-a backlog under the platform's rate limit. Results: stdout and bench/results/bridge.json.
+Scenarios, each selectable with --only (default: all, in this order):
+  throughput  the bridge against a naive kafkajs baseline on the same backlog, then the drain
+              of a backlog under the platform's rate limit (bench/results/bridge.json)
+  fairness    interactive create-contracts behind a batch of reminders, with priority classes
+              and without (bench/results/fairness.json)
+  group       bridge processes sharing one platform budget while one is killed and one added
+              (bench/results/group.json)
 
+  --only LIST            the scenarios to run, comma-separated (default throughput,fairness,group)
   --commands N           backlog of the throughput scenario (default 30000)
   --baseline-commands N  the baseline's backlog (default: --commands, at most 10000: the
                          baseline drains ~150/s, and throughput is a rate)
@@ -19,9 +25,21 @@ a backlog under the platform's rate limit. Results: stdout and bench/results/bri
   --skip-baseline        measure the bridge only
   --skip-drain           skip the rate-limited drain scenario
   --drain-commands N     backlog of the drain scenario (default 20000)
-  --drain-rps N          simulator limit and bridge SIGNING_RPS (default 20)
+  --drain-rps N          simulator limit and bridge SIGNING_RPS, of the drain, fairness and
+                         group scenarios (default 20)
   --drain-warmup S       seconds after the bridge is ready before the window (default 20)
   --drain-seconds S      length of the measured window (default 120)
+  --fairness-reminds N   reminders queued before the interactive commands (default 20000)
+  --fairness-contracts N signing contracts they address (default 300)
+  --fairness-warmup S    seconds after the bridge is ready before the first create-contract
+                         (default 20)
+  --fairness-seconds S   one create-contract every --fairness-every-ms for S s (default 60)
+  --fairness-every-ms N  (default 2000)
+  --group-commands N     backlog the group drains (default 20000)
+  --group-bridges N      bridge processes at the start (default 3)
+  --group-overbudget-seconds S  first, the same processes given three times the budget (each
+                         its old per-instance 20/s) for S s: what AIMD makes of it; 0 skips
+                         (default 60)
   --cpu-prof             write the subjects' V8 CPU profiles to bench/results/profiles/
   --tsx                  run the subjects from source under tsx, not compiled by tsc
   --bridge-flags=F       node flags for the bridge only, e.g. --bridge-flags=--max-old-space-size=128
@@ -29,7 +47,11 @@ a backlog under the platform's rate limit. Results: stdout and bench/results/bri
   -h, --help             show this help
 `;
 
+export const SCENARIOS = ['throughput', 'fairness', 'group'] as const;
+export type Scenario = (typeof SCENARIOS)[number];
+
 export interface Options {
+  readonly scenarios: ReadonlySet<Scenario>;
   readonly commands: number;
   readonly baselineCommands: number;
   readonly bizIds: number;
@@ -43,6 +65,18 @@ export interface Options {
   readonly drainRps: number;
   readonly drainWarmupS: number;
   readonly drainSeconds: number;
+  readonly fairness: {
+    readonly reminds: number;
+    readonly contracts: number;
+    readonly warmupS: number;
+    readonly seconds: number;
+    readonly everyMs: number;
+  };
+  readonly group: {
+    readonly commands: number;
+    readonly bridges: number;
+    readonly overbudgetSeconds: number;
+  };
   readonly cpuProf: boolean;
   readonly tsx: boolean;
   readonly bridgeFlags: readonly string[];
@@ -58,6 +92,7 @@ export function parseOptions(argv: string[]): Options | 'help' {
     args: argv,
     strict: true,
     options: {
+      only: { ...number, default: SCENARIOS.join(',') },
       commands: { ...number, default: '30000' },
       'baseline-commands': number,
       'biz-ids': { ...number, default: '3000' },
@@ -71,6 +106,14 @@ export function parseOptions(argv: string[]): Options | 'help' {
       'drain-rps': { ...number, default: '20' },
       'drain-warmup': { ...number, default: '20' },
       'drain-seconds': { ...number, default: '120' },
+      'fairness-reminds': { ...number, default: '20000' },
+      'fairness-contracts': { ...number, default: '300' },
+      'fairness-warmup': { ...number, default: '20' },
+      'fairness-seconds': { ...number, default: '60' },
+      'fairness-every-ms': { ...number, default: '2000' },
+      'group-commands': { ...number, default: '20000' },
+      'group-bridges': { ...number, default: '3' },
+      'group-overbudget-seconds': { ...number, default: '60' },
       'cpu-prof': flag,
       tsx: flag,
       'bridge-flags': { ...number, default: '' },
@@ -81,6 +124,7 @@ export function parseOptions(argv: string[]): Options | 'help' {
   if (v.help) return 'help';
   const commands = atLeast(1, 'commands', v.commands);
   return {
+    scenarios: scenarios(v.only),
     commands,
     baselineCommands: atLeast(
       1,
@@ -98,11 +142,32 @@ export function parseOptions(argv: string[]): Options | 'help' {
     drainRps: atLeast(1, 'drain-rps', v['drain-rps']),
     drainWarmupS: atLeast(0, 'drain-warmup', v['drain-warmup']),
     drainSeconds: atLeast(5, 'drain-seconds', v['drain-seconds']),
+    fairness: {
+      reminds: atLeast(1, 'fairness-reminds', v['fairness-reminds']),
+      contracts: atLeast(1, 'fairness-contracts', v['fairness-contracts']),
+      warmupS: atLeast(0, 'fairness-warmup', v['fairness-warmup']),
+      seconds: atLeast(1, 'fairness-seconds', v['fairness-seconds']),
+      everyMs: atLeast(100, 'fairness-every-ms', v['fairness-every-ms']),
+    },
+    group: {
+      commands: atLeast(1, 'group-commands', v['group-commands']),
+      bridges: atLeast(2, 'group-bridges', v['group-bridges']),
+      overbudgetSeconds: atLeast(0, 'group-overbudget-seconds', v['group-overbudget-seconds']),
+    },
     cpuProf: v['cpu-prof'],
     tsx: v.tsx,
     bridgeFlags: v['bridge-flags'].split(' ').filter(Boolean),
     bridgeEnv: assignments(v['bridge-env']),
   };
+}
+
+function scenarios(list: string): Set<Scenario> {
+  const names = list.split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => !(SCENARIOS as readonly string[]).includes(name));
+  if (unknown.length > 0) {
+    throw new Error(`--only takes ${SCENARIOS.join(', ')}, not "${unknown.join(', ')}"`);
+  }
+  return new Set(names as Scenario[]);
 }
 
 function assignments(list: string): Record<string, string> {

@@ -5,6 +5,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { IMAGE_NODE_OPTIONS } from '../support/image-node-options.js';
+import { setsAsArrays } from './budget-report.js';
 import type { DrainResult } from './drain-run.js';
 import type { Options } from './options.js';
 import { round } from './stats.js';
@@ -71,5 +72,5 @@ export function results(
 
 export async function save(r: Results): Promise<void> {
   await mkdir(new URL('.', RESULTS), { recursive: true });
-  await writeFile(RESULTS, `${JSON.stringify(r, null, 2)}\n`);
+  await writeFile(RESULTS, `${JSON.stringify(r, setsAsArrays, 2)}\n`);
 }

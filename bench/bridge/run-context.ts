@@ -45,7 +45,15 @@ export interface Stage {
  */
 export async function stage(
   run: RunContext,
-  plan: { name: string; backlog: number; capacity: number; mix: Mix; faults: FaultConfig },
+  plan: {
+    name: string;
+    backlog: number;
+    capacity: number;
+    mix: Mix;
+    faults: FaultConfig;
+    /** Contracts made for the workload (default --biz-ids). */
+    bizIds?: number;
+  },
 ): Promise<Stage> {
   const runId = `${plan.name}-${randomUUID().slice(0, 6)}`;
   const prefix = `bench-${runId}.`;
@@ -133,18 +141,27 @@ export async function startSubject(
   };
 }
 
-/** Stages a scenario, starts the subject, measures; stops the subject and closes the stage. */
+/**
+ * Stages a scenario, starts the subject, measures; stops the subject and closes the stage.
+ * `connections` (default --connections) and `env` are the scenario's own, for the bridge.
+ */
 export async function runScenario<T>(
   run: RunContext,
-  plan: Parameters<typeof stage>[1] & { subject: Subject; requestsPerSecond: number },
+  plan: Parameters<typeof stage>[1] & {
+    subject: Subject;
+    requestsPerSecond: number;
+    connections?: number;
+    env?: Readonly<Record<string, string>>;
+  },
   measure: (staged: Stage, started: Started) => Promise<T>,
 ): Promise<T> {
   const staged = await stage(run, plan);
   try {
     const started = await startSubject(run, plan.subject, {
       topicPrefix: staged.prefix,
-      connections: run.options.connections,
+      connections: plan.connections ?? run.options.connections,
       requestsPerSecond: plan.requestsPerSecond,
+      env: plan.env,
     });
     try {
       return await measure(staged, started);

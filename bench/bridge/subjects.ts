@@ -29,6 +29,8 @@ export interface SubjectContext {
   readonly metricsPort: number;
   /** Node flags and more environment for the bridge (not the baseline), to try settings. */
   readonly tuning: Pick<Options, 'bridgeFlags' | 'bridgeEnv'>;
+  /** The scenario's own environment for the bridge, over the tuning's. */
+  readonly env?: Readonly<Record<string, string>> | undefined;
   /** Writes the subject's V8 CPU profile there when it exits. */
   readonly cpuProfDir?: string | undefined;
 }
@@ -48,6 +50,9 @@ export interface Subject {
 const echoProblems = (line: string, stream: 'stdout' | 'stderr') =>
   stream === 'stderr' || /"level":[456]0/.test(line);
 
+/** The bridge's log line of each change of its share of the platform budget. */
+export const SHARE_CHANGED = '"msg":"platform budget share changed"';
+
 const profiling = (context: SubjectContext) =>
   context.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', context.cpuProfDir] : [];
 
@@ -62,6 +67,7 @@ export const BRIDGE: Subject = {
       tsx: context.entries.tsx,
       args: [context.entries.bridge, 'run'],
       echo: echoProblems,
+      keep: (line) => line.includes(SHARE_CHANGED),
       env: {
         NODE_OPTIONS: IMAGE_NODE_OPTIONS,
         KAFKA_BROKERS: context.brokers.join(','),
@@ -80,6 +86,7 @@ export const BRIDGE: Subject = {
         HTTP_HOST: '127.0.0.1',
         LOG_LEVEL: 'info',
         ...context.tuning.bridgeEnv,
+        ...context.env,
       },
     }),
 };

@@ -98,7 +98,8 @@ export class Workload {
   }
 }
 
-function createContract(commandId: string, bizId: string): Command<'create-contract'> {
+/** A new contract: its draft, a template document and its initiation (three platform calls). */
+export function createContract(commandId: string, bizId: string): Command<'create-contract'> {
   return {
     commandId,
     bizId,

@@ -24,6 +24,8 @@ export interface NodeChildOptions {
   readonly tsx?: boolean;
   /** Which output lines are echoed; default: every stderr line, no stdout line. */
   readonly echo?: (line: string, stream: 'stdout' | 'stderr') => boolean;
+  /** Which output lines are kept in `kept`, from the start; default none. */
+  readonly keep?: (line: string) => boolean;
 }
 
 type LineListener = (line: string) => void;
@@ -31,6 +33,8 @@ type LineListener = (line: string) => void;
 export class NodeChild {
   readonly process: ChildProcess;
   readonly pid: number;
+  /** The lines `keep` chose, in order. */
+  readonly kept: string[] = [];
   readonly #listeners = new Set<LineListener>();
   readonly #exited: Promise<number | null>;
   readonly #name: string;
@@ -52,6 +56,7 @@ export class NodeChild {
       const lines = createInterface({ input: this.process[stream] as Readable });
       lines.on('line', (line) => {
         if (echo(line, stream)) process.stderr.write(`[${options.name}] ${line}\n`);
+        if (options.keep?.(line)) this.kept.push(line);
         for (const listener of this.#listeners) listener(line);
       });
     }

@@ -3,9 +3,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigInvalid, type PlatformRejected, RequestInvalid, RequestNotSent } from '../errors.js';
 import { OPERATIONS, type OperationName } from '../schemas/platform/operations.js';
 import { SigningClient } from './client.js';
+import { FairLimiter } from './fair-limiter.js';
 import type { CallInfo, SigningClientOptions } from './settings.js';
 import { md5Signature } from './signature.js';
-import { TokenBucket } from './token-bucket.js';
 
 const ORIGIN = 'http://platform.test';
 const personal = {
@@ -280,7 +280,7 @@ describe('retries', () => {
   });
 
   it('when attempts are retried, then every attempt takes its own rate-limit token', async () => {
-    const take = vi.spyOn(TokenBucket.prototype, 'take');
+    const take = vi.spyOn(FairLimiter.prototype, 'take');
     const { client, answer } = setup();
     answer('/v2/contract/notice', 503, 'down').times(2);
     answer('/v2/contract/notice', 200, { responseCode: '00000000' });
@@ -295,6 +295,28 @@ describe('retries', () => {
     await Promise.all(Array.from({ length: 5 }, () => client.remindSignatories({ bizId: 'b1' })));
     // Five calls at 20/s with a burst of one: four gaps of 50 ms.
     expect(performance.now() - started).toBeGreaterThanOrEqual(190);
+  });
+
+  it('when the platform throttles, then the rate in force drops, the change is told and the retry waits for retry-after', async () => {
+    const rates: number[] = [];
+    const { agent, client, calls, answer } = setup({
+      requestsPerSecond: 50,
+      onRateChange: (rate) => rates.push(rate),
+    });
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/v2/contract/notice', method: 'POST' })
+      .reply(429, { code: 429, message: 'too many' }, { headers: { 'retry-after': '1' } });
+    answer('/v2/contract/notice', 200, { responseCode: '00000000' });
+    await client.remindSignatories({ bizId: 'b1' }, { priority: 'bulk' });
+    // Halved at once; it climbs back a tenth of the limit a second.
+    expect(rates[0]).toBe(25);
+    expect(client.rateInForce).toBeLessThan(50);
+    // The retry waited for its token until the second the platform asked for had passed.
+    expect(calls.map((c) => c.httpStatus)).toEqual([429, 200]);
+    expect(calls[1]?.tokenWaitMs).toBeGreaterThanOrEqual(900);
+    expect(calls.map((c) => c.priority)).toEqual(['bulk', 'bulk']);
+    await client.close();
   });
 
   it('when the caller aborts during backoff, then the call rejects with the reason', async () => {

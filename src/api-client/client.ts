@@ -22,6 +22,12 @@ import { validateRequest } from './validation.js';
 export interface CallOptions {
   /** Aborts waiting, retrying and the request in flight; the call rejects with its reason. */
   readonly signal?: AbortSignal;
+  /**
+   * Which of the caller's classes of work the call belongs to: while calls of several
+   * priorities wait for a rate token, tokens go to them in proportion to their weights
+   * (SigningClientOptions.priorityWeights). Just a name to the client.
+   */
+  readonly priority?: string;
 }
 
 /** Add-by-file's form fields and its file; the suffix may be left to the file's path. */
@@ -58,7 +64,7 @@ export class SigningClient {
     const fields = validateRequest(schema, { ...request, fileSuffix }, context);
     const part = await readFileSource(file, fileSuffix, { maxBytes: this.#maxFileBytes, context });
     const body = multipartBody(fields, part);
-    return this.#transport.send({ path, body, result, context }, options?.signal);
+    return this.#transport.send({ path, body, result, context }, options);
   }
 
   /** POST /v2/document/addbytemplate. */
@@ -86,6 +92,21 @@ export class SigningClient {
     return this.#send('addSignatory', request, options);
   }
 
+  /**
+   * The requests per second this client may make from now on (its share of a budget shared with
+   * other processes, say), retries included: Infinity for no limit, 0 to send nothing until it is
+   * raised. Unlike the `requestsPerSecond` option, 0 here does not mean unlimited. After a
+   * throttling answer the rate in force stays below it for a while.
+   */
+  setRateLimit(requestsPerSecond: number): void {
+    this.#transport.setRateLimit(requestsPerSecond);
+  }
+
+  /** The requests per second in force now: the limit, lowered after throttling answers. */
+  get rateInForce(): number {
+    return this.#transport.rateInForce;
+  }
+
   /** Closes the pool the client built; a dispatcher passed in is its owner's to close. */
   close(): Promise<void> {
     return this.#transport.close();
@@ -100,7 +121,7 @@ export class SigningClient {
     const context = callContext(operation, request);
     // Ids the spec types as Long go out as bare JSON numbers, every digit kept.
     const body = writeJson(validateRequest(schema, request, context), longIdPaths(schema));
-    const sent = this.#transport.send({ path, body, result, context }, options?.signal);
+    const sent = this.#transport.send({ path, body, result, context }, options);
     // TypeScript widens OPERATIONS[Op] to the union of all rows; the row is Op's own.
     return sent as Promise<OperationResult<Op>>;
   }

@@ -38,6 +38,7 @@ export function exchange(dispatcher: Dispatcher, request: ExchangeRequest): Prom
     let sent = false;
     let settled = false;
     let statusCode = 0;
+    let retryAfter: string | undefined;
     let abortUndici: ((reason?: Error) => void) | undefined;
     const chunks: Buffer[] = [];
 
@@ -61,8 +62,9 @@ export function exchange(dispatcher: Dispatcher, request: ExchangeRequest): Prom
       onRequestSent() {
         sent = true;
       },
-      onHeaders(status) {
+      onHeaders(status, rawHeaders) {
         statusCode = status;
+        retryAfter = headerValue(rawHeaders, 'retry-after');
         return true;
       },
       onData(chunk) {
@@ -71,7 +73,11 @@ export function exchange(dispatcher: Dispatcher, request: ExchangeRequest): Prom
       },
       onComplete() {
         const body = Buffer.concat(chunks).toString('utf8');
-        settle(() => resolve({ statusCode, body }));
+        settle(() =>
+          resolve(
+            retryAfter === undefined ? { statusCode, body } : { statusCode, body, retryAfter },
+          ),
+        );
       },
       onError(error) {
         settle(() => reject(new ExchangeFailed(sent, error)));
@@ -93,4 +99,12 @@ export function exchange(dispatcher: Dispatcher, request: ExchangeRequest): Prom
       handler,
     );
   });
+}
+
+/** A header of undici's raw list (name, value, name, value, ...), names in any case. */
+function headerValue(raw: readonly Buffer[] | string[] | null, name: string): string | undefined {
+  for (let i = 0; raw && i + 1 < raw.length; i += 2) {
+    if (String(raw[i]).toLowerCase() === name) return String(raw[i + 1]);
+  }
+  return undefined;
 }

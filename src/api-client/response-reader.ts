@@ -18,6 +18,8 @@ import { readJson } from '../schemas/platform/json-text.js';
 export interface HttpAnswer {
   readonly statusCode: number;
   readonly body: string;
+  /** The `retry-after` header, when the platform sent one (with a 429, say). */
+  readonly retryAfter?: string;
 }
 
 const EXCERPT_LENGTH = 200;

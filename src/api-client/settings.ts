@@ -16,6 +16,11 @@ export interface CallInfo {
   readonly contractId?: string | undefined;
   /** 0-based; retries have attempt > 0. */
   readonly attempt: number;
+  /** The call's priority, as the caller gave it (CallOptions.priority). */
+  readonly priority?: string | undefined;
+  /** How long the attempt waited for a token of the rate limit. */
+  readonly tokenWaitMs: number;
+  /** From the request handed to the pool to its answer or failure. */
   readonly durationMs: number;
   readonly httpStatus?: number | undefined;
   readonly error?: SigningBridgeError<unknown> | undefined;
@@ -51,8 +56,19 @@ export interface SigningClientOptions {
   readonly signer?: RequestSigner;
   /** Adds the fourth, nonce header (a fresh UUID per request) and signs over it. */
   readonly nonce?: boolean;
-  /** Shared by every call of this client; 0 or Infinity means unlimited. */
+  /**
+   * Shared by every call of this client, retries included; 0 or Infinity means unlimited. It can
+   * be changed later (SigningClient.setRateLimit), and a throttling answer lowers the rate in
+   * force for a while.
+   */
   readonly requestsPerSecond?: number;
+  /**
+   * Weights of call priorities (CallOptions.priority) in the share of rate tokens, when calls of
+   * several priorities wait for one; a priority not listed counts as the default one (weight 1).
+   */
+  readonly priorityWeights?: Readonly<Record<string, number>>;
+  /** Told the requests per second in force each time they change. */
+  readonly onRateChange?: (requestsPerSecond: number) => void;
   readonly timeouts?: Partial<Timeouts>;
   readonly retry?: Partial<RetrySettings>;
   /** Largest file add-by-file accepts, in bytes. */
@@ -70,6 +86,8 @@ export interface Settings {
   readonly signer: RequestSigner;
   readonly nonce: boolean;
   readonly requestsPerSecond: number;
+  readonly priorityWeights: Readonly<Record<string, number>>;
+  readonly onRateChange: ((requestsPerSecond: number) => void) | undefined;
   readonly timeouts: Timeouts;
   readonly retry: RetrySettings;
   readonly maxFileBytes: number;
@@ -78,6 +96,10 @@ export interface Settings {
 }
 
 const positiveMs = z.number().int().positive();
+// Priorities are the few classes of a caller's work: each keeps a queue for good.
+const MAX_PRIORITIES = 64;
+const MAX_PRIORITY_CHARS = 64;
+const MAX_WEIGHT = 1_000_000;
 const Checked = z.object({
   baseUrl: z
     .union([z.string(), z.instanceof(URL)])
@@ -90,6 +112,12 @@ const Checked = z.object({
     .regex(/^[a-z0-9-]*$/i, 'letters, digits and dashes only')
     .optional(),
   requestsPerSecond: z.number().nonnegative().optional(),
+  priorityWeights: z
+    .record(z.string().max(MAX_PRIORITY_CHARS), z.number().positive().max(MAX_WEIGHT))
+    .refine((weights) => Object.keys(weights).length <= MAX_PRIORITIES, {
+      message: `at most ${MAX_PRIORITIES} priorities`,
+    })
+    .optional(),
   timeouts: z
     .object({ connectMs: positiveMs, headersMs: positiveMs, bodyMs: positiveMs })
     .partial()
@@ -129,6 +157,8 @@ export function resolveSettings(options: SigningClientOptions): Settings {
     signer: options.signer ?? md5Signer,
     nonce: options.nonce ?? false,
     requestsPerSecond: options.requestsPerSecond ?? DEFAULTS.requestsPerSecond,
+    priorityWeights: options.priorityWeights ?? {},
+    onRateChange: options.onRateChange,
     timeouts: withDefaults(DEFAULTS.timeouts, options.timeouts),
     retry: withDefaults(DEFAULTS.retry, options.retry),
     maxFileBytes: options.maxFileBytes ?? DEFAULTS.maxFileBytes,

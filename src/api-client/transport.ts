@@ -9,10 +9,10 @@ import type { CallContext, SigningBridgeError } from '../errors.js';
 import { retryWithBackoff } from '../retry/retry.js';
 import type { UnlistedValue } from '../schemas/platform/answers.js';
 import { type ExchangeFailed, type ExchangeRequest, exchange } from './http-exchange.js';
+import { RateControl } from './rate-control.js';
 import { readResponse } from './response-reader.js';
 import type { Settings } from './settings.js';
 import { authHeaders } from './signature.js';
-import { TokenBucket } from './token-bucket.js';
 import { isRetryable, transportError } from './transport-errors.js';
 
 /** One call of one operation, ready to send. */
@@ -23,6 +23,12 @@ export interface Call<R extends z.ZodType> {
   readonly context: CallContext;
 }
 
+/** What the caller says of one call: its abort signal and its priority for rate tokens. */
+export interface SendOptions {
+  readonly signal?: AbortSignal | undefined;
+  readonly priority?: string | undefined;
+}
+
 const JSON_CONTENT_TYPE = 'application/json;charset=UTF-8';
 
 export class Transport {
@@ -30,7 +36,7 @@ export class Transport {
   readonly #dispatcher: Dispatcher;
   /** Only a pool the transport built itself is closed by it. */
   readonly #ownPool: Pool | undefined;
-  readonly #bucket: TokenBucket;
+  readonly #rate: RateControl;
   readonly #basePath: string;
 
   constructor(settings: Settings) {
@@ -41,54 +47,82 @@ export class Transport {
       this.#ownPool = ownPool(settings);
       this.#dispatcher = this.#ownPool;
     }
-    this.#bucket = new TokenBucket({ ratePerSecond: settings.requestsPerSecond });
+    const { requestsPerSecond, priorityWeights, onRateChange } = settings;
+    this.#rate = new RateControl({
+      requestsPerSecond: requestsPerSecond === 0 ? Number.POSITIVE_INFINITY : requestsPerSecond,
+      weights: new Map(Object.entries(priorityWeights)),
+      onRate: onRateChange,
+    });
     this.#basePath = settings.baseUrl.pathname.replace(/\/+$/, '');
   }
 
-  send<R extends z.ZodType>(call: Call<R>, signal?: AbortSignal): Promise<z.output<R>> {
+  send<R extends z.ZodType>(call: Call<R>, options: SendOptions = {}): Promise<z.output<R>> {
     const { maxAttempts, ...policy } = this.#settings.retry;
-    return retryWithBackoff((attempt) => this.#attempt(call, attempt, signal), {
+    return retryWithBackoff((attempt) => this.#attempt(call, attempt, options), {
       maxAttempts,
       policy,
       shouldRetry: isRetryable,
-      signal,
+      signal: options.signal,
     });
   }
 
+  /** See SigningClient.setRateLimit. */
+  setRateLimit(requestsPerSecond: number): void {
+    this.#rate.setLimit(requestsPerSecond);
+  }
+
+  get rateInForce(): number {
+    return this.#rate.inForce;
+  }
+
   async close(): Promise<void> {
+    this.#rate.close();
     await this.#ownPool?.close();
   }
 
-  /** One HTTP attempt: every attempt, retries included, waits for its own token. */
+  /**
+   * One HTTP attempt: every attempt, retries included, waits for its own token; a throttling
+   * answer slows every later one (rate-control.ts).
+   */
   async #attempt<R extends z.ZodType>(
     call: Call<R>,
     attempt: number,
-    signal: AbortSignal | undefined,
+    { signal, priority }: SendOptions,
   ): Promise<z.output<R>> {
-    await this.#bucket.take(signal);
+    const tokenWaitMs = await this.#rate.take(priority, signal);
     const started = performance.now();
     const report: {
       httpStatus?: number;
       error?: SigningBridgeError<unknown>;
       unlisted?: readonly UnlistedValue[];
     } = {};
+    let retryAfter: string | undefined;
     try {
       const answer = await exchange(this.#dispatcher, this.#request(call, signal)).catch(
         (failure: ExchangeFailed) => Promise.reject(transportError(failure, call.context)),
       );
       report.httpStatus = answer.statusCode;
+      retryAfter = answer.retryAfter;
       const { result, unlisted } = readResponse(call.result, answer, call.context);
       if (unlisted.length > 0) report.unlisted = unlisted;
       return result;
     } catch (error) {
       // Both steps above throw only catalogue errors.
       report.error = error as SigningBridgeError<unknown>;
+      this.#rate.answered(error, retryAfter);
       // The caller's own abort is theirs to recognise, not a transport failure.
       signal?.throwIfAborted();
       throw error;
     } finally {
       const durationMs = performance.now() - started;
-      this.#settings.onCall?.({ ...call.context, attempt, durationMs, ...report });
+      this.#settings.onCall?.({
+        ...call.context,
+        attempt,
+        durationMs,
+        tokenWaitMs,
+        priority,
+        ...report,
+      });
     }
   }
 

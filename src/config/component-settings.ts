@@ -129,6 +129,7 @@ export function bridgeSettings(config: Config): BridgeSettings {
     maxInFlight: config.MAX_IN_FLIGHT,
     maxPending: config.MAX_PENDING,
     maxPendingBytes: config.MAX_PENDING_BYTES,
+    classes: { of: config.COMMAND_CLASSES, weights: config.CLASS_WEIGHTS },
     limits: {
       record: {
         maxKeyBytes: config.RECORD_MAX_KEY_BYTES,

@@ -2,6 +2,7 @@
 import type { InvalidField } from '../errors.js';
 import { kafkaChecks } from './kafka-checks.js';
 import type { VariableName } from './table.js';
+import { classChecks } from './variables/classes.js';
 
 interface PairRule {
   readonly larger: VariableName;
@@ -29,7 +30,12 @@ export function crossCheck(
     if (typeof big !== 'number' || typeof small !== 'number' || big >= small) return [];
     return [{ path: larger, rule: `must be at least ${smaller} (${small})` }];
   });
-  return [...ordered, ...pendingBytes(values), ...kafkaChecks(values, invalid)];
+  return [
+    ...ordered,
+    ...pendingBytes(values),
+    ...kafkaChecks(values, invalid),
+    ...classChecks(values, invalid),
+  ];
 }
 
 /** A record as large as the limits admit must fit within MAX_PENDING_BYTES, or none would run. */

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { ConfigInvalid } from '../errors.js';
+import { COMMAND_TYPES } from '../schemas/messages/index.js';
 import { kafkaConnectionOptions } from './component-settings.js';
 import { AT_LEAST } from './cross-checks.js';
 import { loadConfig, loadKafkaConfig } from './load.js';
@@ -191,6 +192,16 @@ const VALID: Record<VariableName, fc.Arbitrary<string>> = (() => {
     SIGNING_HEADER_PREFIX: fc.stringMatching(/^[a-z0-9-]{1,20}$/),
     SIGNING_SIGNATURE_MODE: fc.constantFrom('md5', 'md5-nonce'),
     SIGNING_RPS: fc.oneof(int(0, 1_000), fc.constantFrom('0.5', '2.25')),
+    // Classes in use without a weight and the other rules: classes.test.ts.
+    COMMAND_CLASSES: fc
+      .subarray([...COMMAND_TYPES])
+      .chain((types) =>
+        fc.tuple(...types.map((type) => fc.constantFrom(`${type}=interactive`, `${type}=bulk`))),
+      )
+      .map((entries) => entries.join(',')),
+    CLASS_WEIGHTS: fc
+      .tuple(int(1, 1_000), int(1, 1_000))
+      .map(([interactive, bulk]) => `interactive=${interactive},bulk=${bulk}`),
     SIGNING_CONNECTIONS: int(1, 1_000),
     SIGNING_CONNECT_TIMEOUT_MS: int(1, 60_000),
     SIGNING_HEADERS_TIMEOUT_MS: int(1, 600_000),

@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import type { Group, Variable } from './variable.js';
+import { CLASSES } from './variables/classes.js';
 import { FILES } from './variables/files.js';
 import { KAFKA, TOPICS } from './variables/kafka.js';
 import { KAFKA_SECURITY } from './variables/kafka-security.js';
@@ -18,6 +19,7 @@ export const CONFIG = [
   ...TOPICS,
   ...PLATFORM,
   ...PROCESSING,
+  ...CLASSES,
   ...LIMITS,
   ...BREAKER,
   ...FILES,

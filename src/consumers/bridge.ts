@@ -106,7 +106,8 @@ export class Bridge {
     await this.#join(consumer, engine, step);
     this.#commitTimer = setInterval(() => {
       void engine.committer.commit();
-      observer?.load?.(engine.scheduler.running, engine.scheduler.pending);
+      const { scheduler } = engine;
+      observer?.load?.(scheduler.running, scheduler.pending, scheduler.byClass());
     }, settings.commitIntervalMs);
     this.#sweepTimer = setInterval(
       () => engine.partitions.upkeep(),

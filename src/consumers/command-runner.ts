@@ -139,6 +139,7 @@ export class CommandRunner {
       record: (step, record, events = []) =>
         publisher.recordStep(job, command, step, record, events, lease),
       signal: controller.signal,
+      priority: this.#options.settings.classes.of[job.type],
       // Made on first use: most runs log nothing.
       get log() {
         child ??= log.child({ commandId: command.commandId, bizId: command.bizId, type: job.type });

@@ -10,6 +10,7 @@ import { Leases, Partitions } from '../partitions/index.js';
 import { Outbox } from '../producers/index.js';
 import type { CommandType } from '../schemas/messages/index.js';
 import { CircuitBreaker } from './circuit-breaker.js';
+import { classWeights } from './command-classes.js';
 import { CommandPublisher } from './command-publisher.js';
 import { CommandRunner } from './command-runner.js';
 import { Intake } from './intake.js';
@@ -52,7 +53,8 @@ export function createEngine(
     producer: RecordProducer;
     instance: string;
     writeLimits: WriteLimits;
-    /** The command topics' (and the ledger's) partition count. */
+    /** The command topics' (and the ledger's) partition count; this instance's share of the
+     * budget is of it. */
     commandPartitions: number;
   },
   fail: (error: Error) => void,
@@ -118,9 +120,12 @@ export function createEngine(
     observer,
     log,
   });
+  const classOf = (type: CommandType) => settings.classes.of[type];
   const scheduler = new KeyScheduler<Job>({
     worker: (job, yieldSlot) => runner.run(job, yieldSlot),
     lane: (job) => job.type,
+    classOf: (job) => classOf(job.type),
+    weights: classWeights(settings.classes),
     maxInFlight: settings.maxInFlight,
     maxPending: settings.maxPending,
     size: (job) => job.bytes,
@@ -140,6 +145,7 @@ export function createEngine(
     clearQueued: (partition) => scheduler.clear((job) => job.record.partition === partition),
     commitAndForget: (partition) => committer.commitAndForget(partition),
     onLedgerUnwritable: fail,
+    onShareChange: (held) => options.onShareChange?.({ held, of: io.commandPartitions }),
     settings: {
       handoverTimeoutMs: settings.handoverTimeoutMs,
       abortGraceMs: ABORT_GRACE_MS,
@@ -156,6 +162,7 @@ export function createEngine(
     typeOf,
     limits: settings.limits.record,
     commandPartitions: io.commandPartitions,
+    classOf,
     observer,
   });
   return { intake, partitions, scheduler, committer, breaker, outbox };

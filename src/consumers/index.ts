@@ -1,9 +1,17 @@
 export { Bridge } from './bridge.js';
 export type { CircuitBreakerOptions, CircuitState } from './circuit-breaker.js';
 export {
+  type CommandClasses,
+  classesWithoutWeight,
+  classWeights,
+  DEFAULT_COMMAND_CLASSES,
+  MAX_CLASS_WEIGHT,
+} from './command-classes.js';
+export {
   type BridgeObserver,
   type BridgeOptions,
   type BridgeSettings,
   type CommandEnding,
   defaultBridgeSettings,
+  type PartitionShare,
 } from './settings.js';

@@ -14,6 +14,8 @@ export interface IntakeOptions {
   readonly leaseOf: (partition: number) => Lease | undefined;
   /** The command type of each command topic; other topics are the ledger's. */
   readonly typeOf: ReadonlyMap<string, CommandType>;
+  /** The priority class of each command type (command-classes.ts). */
+  readonly classOf: (type: CommandType) => string;
   /** Records over these are not forwarded; a key over its limit is scheduled by an excerpt. */
   readonly limits: RecordLimits;
   /** The command topics' partition count: a record keyed for another partition is forwarded. */
@@ -24,20 +26,21 @@ export interface IntakeOptions {
 /**
  * Hands fetched command records to the scheduler, keyed by bizId, and returns at once: the
  * next fetch waits for this, so nothing slow happens here (a record's limits are checked when
- * it runs, before it is decoded). When the scheduler is full (MAX_PENDING commands or
- * MAX_PENDING_BYTES of records) it takes only part of a batch (the rest is fetched again later)
- * and holds fetching back until less than half of each is pending.
+ * it runs, before it is decoded). When the scheduler says a priority class is full (past its
+ * share of MAX_PENDING commands or MAX_PENDING_BYTES of records while the whole is full) it
+ * takes only part of a batch (the rest is fetched again later) and holds the topics of that
+ * class back until the class is relieved: the other classes' topics are still fetched.
  */
 export class Intake {
   readonly #options: IntakeOptions;
-  #holding = false;
+  readonly #held = new Set<string>();
 
   constructor(options: IntakeOptions) {
     this.#options = options;
   }
 
   onBatch(batch: FetchedBatch): void {
-    const { scheduler, tracker, partitions, leaseOf, typeOf } = this.#options;
+    const { scheduler, tracker, partitions, leaseOf, typeOf, classOf } = this.#options;
     const type = typeOf.get(batch.topic);
     if (type === undefined) {
       partitions.onLedgerBatch(batch);
@@ -49,10 +52,11 @@ export class Intake {
     if (!lease?.canStart || last === undefined) return;
     // The records may run once the partition's marker says they may be in hand.
     const admitted = lease.guard?.admit(batch.topic, last.offset, batch.highWatermark);
+    const name = classOf(type);
     let taken: string | undefined;
     for (const record of batch.records) {
-      if (scheduler.isSaturated()) {
-        this.#holdBack();
+      if (scheduler.isSaturated(name)) {
+        this.#holdBack(name);
         break;
       }
       // false for a record already in hand: a rebalance moves the fetch position back to
@@ -78,16 +82,23 @@ export class Intake {
     return target === record.partition ? undefined : target;
   }
 
-  #holdBack(): void {
-    if (this.#holding) return;
-    this.#holding = true;
-    const { partitions, scheduler, typeOf, observer } = this.#options;
-    partitions.holdTopics(new Set(typeOf.keys()));
-    observer.consumptionPaused?.(true, 'backpressure');
-    void scheduler.whenRelieved().then(() => {
-      this.#holding = false;
-      partitions.holdTopics(new Set());
-      observer.consumptionPaused?.(false, 'backpressure');
+  #holdBack(name: string): void {
+    if (this.#held.has(name)) return;
+    const { scheduler, observer } = this.#options;
+    this.#held.add(name);
+    this.#holdTopics();
+    if (this.#held.size === 1) observer.consumptionPaused?.(true, 'backpressure');
+    void scheduler.whenRelieved(name).then(() => {
+      this.#held.delete(name);
+      this.#holdTopics();
+      if (this.#held.size === 0) observer.consumptionPaused?.(false, 'backpressure');
     });
+  }
+
+  /** The command topics of every class held back. */
+  #holdTopics(): void {
+    const { partitions, typeOf, classOf } = this.#options;
+    const topics = [...typeOf].filter(([, type]) => this.#held.has(classOf(type)));
+    partitions.holdTopics(new Set(topics.map(([topic]) => topic)));
   }
 }

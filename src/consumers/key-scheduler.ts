@@ -1,3 +1,5 @@
+import { type ClassLoad, ClassShares, ONE_CLASS } from './class-shares.js';
+
 /** What a run of an item asks for: nothing more (it is finished), or another run later. */
 export type RunVerdict = { readonly retryInMs: number } | undefined;
 
@@ -15,13 +17,21 @@ export interface KeySchedulerOptions<T> {
    * share one lane unless this says otherwise.
    */
   lane?: (item: T) => string;
+  /**
+   * The class of an item (class-shares.ts): slots and the pending bounds are shared between
+   * classes by weight. Every item of a lane must be of one class. One class unless this says
+   * otherwise.
+   */
+  classOf?: (item: T) => string;
+  /** Every class classOf may answer, with its weight. */
+  weights?: ReadonlyMap<string, number>;
   /** Items running at once across all keys. */
   maxInFlight: number;
-  /** The pending count at which isSaturated() turns true, i.e. the consumer pauses fetching. */
+  /** The pending count at which the classes past their share are saturated. */
   maxPending: number;
   /**
-   * The size of an item (the bytes of a record, say) and the pending size at which isSaturated()
-   * turns true too. Without them only items are counted.
+   * The size of an item (the bytes of a record, say) and the pending size at which the classes
+   * past their share are saturated too. Without them only items are counted.
    */
   size?: (item: T) => number;
   maxPendingSize?: number;
@@ -38,6 +48,7 @@ interface Waiter {
 interface Entry<T> {
   readonly item: T;
   readonly lane: string;
+  readonly load: ClassLoad;
   readonly size: number;
   /** Set while the item waits out its retry delay. */
   timer?: NodeJS.Timeout | undefined;
@@ -46,16 +57,17 @@ interface Entry<T> {
 /**
  * Runs items of one key strictly one at a time, different keys concurrently, with at most
  * maxInFlight running overall. Within a lane of a key, items run in push order; an item that
- * asks to run again later keeps its place at the head of its lane without holding a slot.
+ * asks to run again later keeps its place at the head of its lane without holding a slot. Slots
+ * go to classes by weight; within a class, keys are served first come first served, and of a
+ * key's items, the first runnable one of the class whose turn it is runs.
  */
 export class KeyScheduler<T> {
   readonly #options: KeySchedulerOptions<T>;
+  readonly #classes: ClassShares;
   // Items not running, per key, in push order (an item waiting to retry goes back to the front);
   // a key is present while it has an item running or queued.
   readonly #queues = new Map<string, Array<Entry<T>>>();
   readonly #runningKeys = new Set<string>();
-  // Keys with nothing running that may have an item ready, first come first served.
-  readonly #ready = new Set<string>();
   #running = 0;
   #pending = 0;
   #pendingSize = 0;
@@ -66,6 +78,8 @@ export class KeyScheduler<T> {
       throw new RangeError('maxInFlight and maxPending must be at least 1');
     }
     this.#options = options;
+    const { maxPending: items, maxPendingSize: size = Number.POSITIVE_INFINITY } = options;
+    this.#classes = new ClassShares(options.weights ?? new Map(), { items, size });
   }
 
   /** Items queued, running or waiting to retry. */
@@ -77,20 +91,36 @@ export class KeyScheduler<T> {
     return this.#running;
   }
 
-  isSaturated(): boolean {
-    const { maxPending, maxPendingSize = Number.POSITIVE_INFINITY } = this.#options;
-    return this.#pending >= maxPending || this.#pendingSize >= maxPendingSize;
+  /** Each class's items running and pending. */
+  byClass(): Array<{ name: string; running: number; pending: number }> {
+    return [...this.#classes.all()].map(({ name, running, pending }) => ({
+      name,
+      running,
+      pending,
+    }));
+  }
+
+  /**
+   * Whether the class should take no more items: past its share of a bound while everything
+   * pending reaches one. At most maxPending items (and maxPendingSize) are pending while any
+   * class is past its share, plus what the others hold within theirs: under twice the bounds.
+   */
+  isSaturated(name = ONE_CLASS): boolean {
+    return this.#classes.of(name).isOver() && this.#isFull();
   }
 
   push(key: string, item: T): void {
     const size = this.#options.size?.(item) ?? 0;
+    const load = this.#classes.of(this.#options.classOf?.(item) ?? ONE_CLASS);
     this.#pending++;
     this.#pendingSize += size;
-    const entry: Entry<T> = { item, lane: this.#options.lane?.(item) ?? '', size };
+    load.pending++;
+    load.size += size;
+    const entry: Entry<T> = { item, lane: this.#options.lane?.(item) ?? '', load, size };
     const queue = this.#queues.get(key);
     if (queue) queue.push(entry);
     else this.#queues.set(key, [entry]);
-    if (!this.#runningKeys.has(key)) this.#ready.add(key);
+    if (!this.#runningKeys.has(key)) load.ready.add(key);
     this.#pump();
   }
 
@@ -99,12 +129,21 @@ export class KeyScheduler<T> {
     return this.#when(() => this.#pending === 0);
   }
 
-  /** Resolves once less than half of each bound is pending: fetching may resume. */
-  whenRelieved(): Promise<void> {
+  /**
+   * Resolves once the class may take items again: below half of its share of both bounds, or
+   * everything pending below half of both.
+   */
+  whenRelieved(name = ONE_CLASS): Promise<void> {
+    const load = this.#classes.of(name);
     const { maxPending, maxPendingSize = Number.POSITIVE_INFINITY } = this.#options;
-    return this.#when(
-      () => this.#pending < Math.ceil(maxPending / 2) && this.#pendingSize < maxPendingSize / 2,
-    );
+    const wholeBelowHalf = () =>
+      this.#pending < Math.ceil(maxPending / 2) && this.#pendingSize < maxPendingSize / 2;
+    return this.#when(() => load.isBelowHalf() || wholeBelowHalf());
+  }
+
+  #isFull(): boolean {
+    const { maxPending, maxPendingSize = Number.POSITIVE_INFINITY } = this.#options;
+    return this.#pending >= maxPending || this.#pendingSize >= maxPendingSize;
   }
 
   #when(due: () => boolean): Promise<void> {
@@ -123,30 +162,34 @@ export class KeyScheduler<T> {
         if (!predicate(entry.item, key)) return true;
         clearTimeout(entry.timer);
         dropped.push(entry.item);
-        this.#pendingSize -= entry.size;
+        this.#forget(entry);
         return false;
       });
       this.#queues.set(key, kept);
       if (kept.length === 0 && !this.#runningKeys.has(key)) {
         this.#queues.delete(key);
-        this.#ready.delete(key);
+        this.#classes.notReady(key);
       }
     }
-    this.#pending -= dropped.length;
     this.#notify();
     return dropped;
   }
 
   #pump(): void {
     while (this.#running < this.#options.maxInFlight) {
-      const [key] = this.#ready;
-      if (key === undefined) return;
-      this.#ready.delete(key);
+      const load = this.#classes.nextForSlot();
+      if (load === undefined) return;
+      // The class has a ready key.
+      const key = load.ready.values().next().value as string;
+      load.ready.delete(key);
       const queue = this.#queues.get(key) ?? [];
-      const index = runnableIndex(queue);
+      const index = runnableIndex(queue, load);
       if (index < 0) continue;
       const [entry] = queue.splice(index, 1) as [Entry<T>];
       this.#running++;
+      load.running++;
+      this.#classes.started(load);
+      this.#classes.notReady(key);
       this.#runningKeys.add(key);
       void this.#run(key, entry);
     }
@@ -154,10 +197,14 @@ export class KeyScheduler<T> {
 
   async #run(key: string, entry: Entry<T>): Promise<void> {
     let holdsSlot = true;
-    const yieldSlot = () => {
-      if (!holdsSlot) return;
+    const freeSlot = () => {
       holdsSlot = false;
       this.#running--;
+      entry.load.running--;
+    };
+    const yieldSlot = () => {
+      if (!holdsSlot) return;
+      freeSlot();
       this.#pump();
     };
     let verdict: RunVerdict;
@@ -166,7 +213,7 @@ export class KeyScheduler<T> {
     } catch (error) {
       this.#options.onError(error, entry.item);
     }
-    if (holdsSlot) this.#running--;
+    if (holdsSlot) freeSlot();
     this.#runningKeys.delete(key);
     const queue = this.#queues.get(key) ?? [];
     if (verdict) {
@@ -176,19 +223,32 @@ export class KeyScheduler<T> {
         this.#wake(key);
       }, verdict.retryInMs);
     } else {
-      this.#pending--;
-      this.#pendingSize -= entry.size;
+      this.#forget(entry);
     }
     if (queue.length === 0) this.#queues.delete(key);
-    else this.#ready.add(key);
+    else this.#markReady(key, queue);
     this.#pump();
     this.#notify();
   }
 
   #wake(key: string): void {
-    if (this.#runningKeys.has(key) || !this.#queues.has(key)) return;
-    this.#ready.add(key);
+    const queue = this.#queues.get(key);
+    if (this.#runningKeys.has(key) || !queue) return;
+    this.#markReady(key, queue);
     this.#pump();
+  }
+
+  /** The key is ready in the class of each item it holds (#pump skips what cannot run yet). */
+  #markReady(key: string, queue: ReadonlyArray<Entry<T>>): void {
+    for (const entry of queue) entry.load.ready.add(key);
+  }
+
+  /** The item is no longer pending. */
+  #forget(entry: Entry<T>): void {
+    this.#pending--;
+    this.#pendingSize -= entry.size;
+    entry.load.pending--;
+    entry.load.size -= entry.size;
   }
 
   #notify(): void {
@@ -198,11 +258,14 @@ export class KeyScheduler<T> {
   }
 }
 
-/** The first item whose lane is not held up by an earlier item waiting to retry; -1 if none. */
-function runnableIndex<T>(queue: ReadonlyArray<Entry<T>>): number {
+/**
+ * The first item of the class whose lane is not held up by an earlier item waiting to retry;
+ * -1 if none.
+ */
+function runnableIndex<T>(queue: ReadonlyArray<Entry<T>>, load: ClassLoad): number {
   let blocked: Set<string> | undefined;
   for (const [index, entry] of queue.entries()) {
-    if (blocked?.has(entry.lane)) continue;
+    if (entry.load !== load || blocked?.has(entry.lane)) continue;
     if (entry.timer === undefined) return index;
     blocked ??= new Set();
     blocked.add(entry.lane);

@@ -5,6 +5,12 @@ import type { KafkaConnection } from '../kafka/index.js';
 import type { BackoffPolicy } from '../retry/backoff.js';
 import type { CommandType, TopicNames } from '../schemas/messages/index.js';
 import type { CircuitBreakerOptions, CircuitState } from './circuit-breaker.js';
+import {
+  type CommandClasses,
+  classesWithoutWeight,
+  DEFAULT_COMMAND_CLASSES,
+  MAX_CLASS_WEIGHT,
+} from './command-classes.js';
 import type { DecodingLimits } from './command-decoding.js';
 import { DEFAULT_JSON_LIMITS } from './json-shape.js';
 import { DEFAULT_RECORD_LIMITS } from './record-limits.js';
@@ -17,6 +23,8 @@ export interface BridgeSettings {
   maxPending: number;
   /** ...or at this many bytes of their records (keys, values, headers). */
   maxPendingBytes: number;
+  /** Priority classes: slots, the pending bounds and rate tokens are shared between them. */
+  classes: CommandClasses;
   /** What a command record may hold; checked before it is decoded. */
   limits: DecodingLimits;
   /** Transient failures. */
@@ -72,7 +80,21 @@ export interface BridgeObserver {
   }): void;
   consumptionPaused?(paused: boolean, reason: 'backpressure' | 'breaker'): void;
   breakerStateChanged?(state: CircuitState): void;
-  load?(inFlight: number, pending: number): void;
+  /** Every commit interval: commands running and pending, in all and per priority class. */
+  load?(
+    inFlight: number,
+    pending: number,
+    byClass?: ReadonlyArray<{ name: string; running: number; pending: number }>,
+  ): void;
+}
+
+/**
+ * This instance's share of the group's command partitions: those it holds (active, draining or
+ * releasing up to its `released` marker) out of the command topics' partition count.
+ */
+export interface PartitionShare {
+  readonly held: number;
+  readonly of: number;
 }
 
 export interface BridgeOptions {
@@ -82,6 +104,11 @@ export interface BridgeOptions {
   settings: BridgeSettings;
   log: Logger;
   observer?: BridgeObserver;
+  /**
+   * Told this instance's share of the partitions each time it changes: the platform budget is
+   * shared in proportion to it (docs/design.md, "Circuit breaker and rate limit").
+   */
+  onShareChange?: (share: PartitionShare) => void;
 }
 
 export function defaultBridgeSettings(overrides: Partial<BridgeSettings> = {}): BridgeSettings {
@@ -90,6 +117,7 @@ export function defaultBridgeSettings(overrides: Partial<BridgeSettings> = {}): 
     maxInFlight: 256,
     maxPending: 2000,
     maxPendingBytes: 16 * 1024 * 1024,
+    classes: DEFAULT_COMMAND_CLASSES,
     limits: { record: DEFAULT_RECORD_LIMITS, json: DEFAULT_JSON_LIMITS },
     retry: {
       maxAttempts: 8,
@@ -132,7 +160,13 @@ export function checkSettings(settings: BridgeSettings): void {
     ['ledgerCommandsPerBizId', settings.ledgerCommandsPerBizId >= 1, 'at least 1'],
     ['groupId', settings.groupId.length > 0, 'not empty'],
   ];
-  const variables = rules.filter(([, ok]) => !ok).map(([path, , rule]) => ({ path, rule }));
+  const variables = [
+    ...rules.filter(([, ok]) => !ok).map(([path, , rule]) => ({ path, rule })),
+    ...classesWithoutWeight(settings.classes).map(({ name, types }) => ({
+      path: `classes.weights.${name}`,
+      rule: `a whole number from 1 to ${MAX_CLASS_WEIGHT} (the class of ${types.join(', ')})`,
+    })),
+  ];
   if (variables.length > 0) {
     const list = variables.map((v) => `${v.path} must be ${v.rule}`).join('; ');
     throw new ConfigInvalid(`bridge settings invalid: ${list}`, { details: { variables } });

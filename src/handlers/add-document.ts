@@ -17,9 +17,12 @@ const STEP = 'add-document';
 export function addDocument(deps: HandlerDeps): Handler<'add-document'> {
   return (context) =>
     settle(STEP, async () => {
-      const { command, signal } = context;
+      const { command, signal, priority } = context;
       await announce(context, STEP);
-      const documentId = await addDocumentCall(deps, addressOf(command), command.payload, signal);
+      const documentId = await addDocumentCall(deps, addressOf(command), command.payload, {
+        signal,
+        priority,
+      });
       return stepEvent(context, STEP, 'signingbridge.document.added', {
         contractId: command.payload.contractId,
         documentId,

@@ -15,10 +15,10 @@ const STEP = 'add-signatory';
 export function addSignatory({ client }: HandlerDeps): Handler<'add-signatory'> {
   return (context) =>
     settle(STEP, async () => {
-      const { command, signal } = context;
+      const { command, signal, priority } = context;
       await announce(context, STEP);
       const request = { ...command.payload, ...addressOf(command) };
-      const signatory = await client.addSignatory(request, { signal });
+      const signatory = await client.addSignatory(request, { signal, priority });
       return stepEvent(context, STEP, 'signingbridge.signatory.added', {
         contractId: command.payload.contractId,
         signatory: addedSignatoryView(signatory),

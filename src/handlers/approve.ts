@@ -16,10 +16,10 @@ const STEP = 'approve';
 export function approve({ client }: HandlerDeps): Handler<'approve'> {
   return (context) =>
     settle(STEP, async () => {
-      const { command, signal } = context;
+      const { command, signal, priority } = context;
       await announce(context, STEP);
       const request = { ...command.payload, ...addressOf(command), tenantName: command.tenantName };
-      await client.approveContract(request, { signal });
+      await client.approveContract(request, { signal, priority });
       // The comment is the approver's free text: the producer has it, subscribers need not.
       const { contractId, pass } = command.payload;
       return stepEvent(context, STEP, 'signingbridge.approval.recorded', { contractId, pass });

@@ -15,10 +15,10 @@ const STEP = 'initiate';
 export function initiate({ client }: HandlerDeps): Handler<'initiate'> {
   return (context) =>
     settle(STEP, async () => {
-      const { command, signal } = context;
+      const { command, signal, priority } = context;
       const inDoubt = await announce(context, STEP);
       const request = { ...command.payload, ...addressOf(command) };
-      await client.initiateContract(request, { signal }).catch((error: unknown) => {
+      await client.initiateContract(request, { signal, priority }).catch((error: unknown) => {
         if (!(inDoubt && alreadyInitiated(error))) throw error;
         logReconciled(context);
       });

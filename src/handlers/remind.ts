@@ -10,8 +10,11 @@ const STEP = 'remind';
 export function remind({ client }: HandlerDeps): Handler<'remind'> {
   return (context) =>
     settle(STEP, async () => {
-      const { command, signal } = context;
-      await client.remindSignatories({ ...command.payload, ...addressOf(command) }, { signal });
+      const { command, signal, priority } = context;
+      await client.remindSignatories(
+        { ...command.payload, ...addressOf(command) },
+        { signal, priority },
+      );
       const { contractId, signatoryId, onlySigning = true } = command.payload;
       return stepEvent(context, STEP, 'signingbridge.reminder.sent', {
         contractId,

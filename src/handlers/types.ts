@@ -34,6 +34,11 @@ export interface CommandContext<T extends CommandType = CommandType> {
    */
   record(step: string, record: StepRecord, events?: readonly PendingEvent[]): Promise<void>;
   readonly signal: AbortSignal;
+  /**
+   * The command's priority class (COMMAND_CLASSES): handlers pass it with the signal to every
+   * platform call, so rate tokens are shared between classes by weight.
+   */
+  readonly priority: string;
   readonly log: Logger;
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PlatformRejected, RequestNotSent } from '../errors.js';
 import { createMetrics } from './metrics.js';
 
-const call = { operation: 'createDraft', bizId: 'b-1' };
+const call = { operation: 'createDraft', bizId: 'b-1', tokenWaitMs: 0 };
 
 describe('createMetrics', () => {
   it('when commands end, then they are counted and timed by type and outcome', async () => {

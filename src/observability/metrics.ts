@@ -5,12 +5,15 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { CallInfo } from '../api-client/index.js';
 import type { BridgeObserver, CircuitState } from '../consumers/index.js';
+import { type BudgetMetrics, budgetMetrics } from './budget-metrics.js';
 import { callOutcome } from './call-outcome.js';
 
 export interface Metrics {
   readonly registry: Registry;
   readonly observer: BridgeObserver;
   readonly onCall: (info: CallInfo) => void;
+  /** The platform budget's share and rate in force, which the composition root reports. */
+  readonly budget: Pick<BudgetMetrics, 'share' | 'rateInForce'>;
 }
 
 const PREFIX = 'signing_bridge_';
@@ -20,6 +23,7 @@ export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: PREFIX });
   const m = instruments(registry);
+  const budget = budgetMetrics(registry, PREFIX);
   const observer: BridgeObserver = {
     commandFinished({ type, outcome, durationMs }) {
       m.commands.inc({ type, outcome });
@@ -29,17 +33,19 @@ export function createMetrics(): Metrics {
     recordForwarded: ({ type }) => m.forwarded.inc({ type }),
     consumptionPaused: (paused, reason) => m.paused.set({ reason }, paused ? 1 : 0),
     breakerStateChanged: (state) => m.circuit.set(CIRCUIT_VALUE[state]),
-    load(inFlight, pending) {
+    load(inFlight, pending, byClass = []) {
       m.inFlight.set(inFlight);
       m.pending.set(pending);
+      budget.classLoad(byClass);
     },
   };
   const onCall = (info: CallInfo) => {
     const { operation } = info;
     m.calls.inc({ operation, outcome: callOutcome(info.error) });
     m.callDuration.observe({ operation }, info.durationMs / 1000);
+    budget.onCall(info);
   };
-  return { registry, observer, onCall };
+  return { registry, observer, onCall, budget };
 }
 
 function instruments(registers: Registry) {
@@ -96,7 +102,7 @@ function instruments(registers: Registry) {
     paused: new Gauge({
       ...common,
       name: `${PREFIX}consumption_paused`,
-      help: 'Whether fetching is paused (1) or not (0), by reason',
+      help: 'Whether fetching is paused (1) or not (0), by reason (backpressure: the topics of a full priority class)',
       labelNames: ['reason'],
     }),
     circuit: new Gauge({

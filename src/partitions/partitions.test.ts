@@ -11,7 +11,9 @@ import { Partitions } from './partitions.js';
 const topics = { commands: ['cmd.a', 'cmd.b'], ledger: 'ledger' };
 
 /** A driver over fakes: a consumer whose fetch state is kept, an outbox whose sends Kafka takes. */
-function driver(options: { refuse?: boolean; live?: string[] } = {}) {
+function driver(
+  options: { refuse?: boolean; live?: string[]; onShareChange?: (held: number) => void } = {},
+) {
   const fetching = new Map<string, boolean>();
   const mark = (on: boolean) => (list: readonly TopicPartitions[]) => {
     for (const { topic, partitions } of list)
@@ -53,6 +55,7 @@ function driver(options: { refuse?: boolean; live?: string[] } = {}) {
     clearQueued,
     commitAndForget,
     onLedgerUnwritable,
+    onShareChange: options.onShareChange,
     settings: {
       handoverTimeoutMs: 60_000,
       abortGraceMs: 10,
@@ -169,6 +172,39 @@ describe('Partitions', () => {
     readLedger(0);
     await partitions.whenRestored();
     expect(leases.current(0)?.canStart).toBe(true);
+  });
+
+  it('when partitions turn active, then they count in the share; a revoked one counts while it drains and is given up just before its released marker is written', async () => {
+    const shares: Array<{ held: number; releasedMarkers: number }> = [];
+    let written: OutboundRecord[] = [];
+    const onShareChange = (held: number) =>
+      shares.push({ held, releasedMarkers: markers(written, 'released').length });
+    const d = driver({ onShareChange });
+    written = d.written;
+    d.partitions.onAssignment([0, 1]);
+    await vi.waitFor(() => expect(markers(written, 'acquired')).toHaveLength(2));
+    expect(shares).toEqual([]);
+    d.readLedger(0);
+    d.readLedger(1);
+    await d.partitions.whenRestored();
+    expect(shares.map((s) => s.held)).toEqual([1, 2]);
+    const run = d.leases.current(0)?.startRun() as AbortController;
+    d.partitions.onAssignment([1]);
+    // Draining: still held.
+    expect(shares.at(-1)?.held).toBe(2);
+    d.leases.current(0)?.endRun(run);
+    await vi.waitFor(() => expect(markers(written, 'released')).toHaveLength(1));
+    expect(shares.at(-1)).toEqual({ held: 1, releasedMarkers: 0 });
+  });
+
+  it('when a partition is revoked before it turned active, then it never counted in the share', async () => {
+    const onShareChange = vi.fn();
+    const { partitions, written } = driver({ onShareChange });
+    partitions.onAssignment([0]);
+    await vi.waitFor(() => expect(markers(written, 'acquired')).toHaveLength(1));
+    partitions.onAssignment([]);
+    await vi.waitFor(() => expect(markers(written, 'released')).toHaveLength(1));
+    expect(onShareChange).not.toHaveBeenCalled();
   });
 
   it('when stopping, then every partition is released and nothing new is acquired', async () => {

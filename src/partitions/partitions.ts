@@ -52,6 +52,12 @@ export interface PartitionsOptions {
    * blocked (nothing of it runs) until it is revoked.
    */
   readonly onLedgerUnwritable: (error: LedgerUnwritable) => void;
+  /**
+   * How many partitions this instance holds for the platform budget, each time that changes: a
+   * partition counts from the moment it turns active until its release gives it up, just before
+   * its `released` marker is written (docs/design.md, "Circuit breaker and rate limit").
+   */
+  readonly onShareChange?: (held: number) => void;
   readonly settings: Settings & {
     readonly crashLoopLimit: number;
     /** LEDGER_REPLAY_WINDOW (ledger-upkeep.ts). */
@@ -72,6 +78,8 @@ export class Partitions {
   readonly #readers = new Map<number, LedgerReader>();
   readonly #timers = new Map<string, NodeJS.Timeout>();
   readonly #acquiredAt = new Map<number, number>();
+  // Partitions counted in this instance's share of the platform budget.
+  readonly #sharing = new Set<number>();
   #assigned: readonly number[] = [];
   #holds: Holds = { all: new Set(), topics: new Set() };
   #stopping: { drainMs: number } | undefined;
@@ -187,8 +195,26 @@ export class Partitions {
     if (!state) return;
     const next = transition(state, event, this.#options.settings);
     if (next.state) this.#states.set(partition, next.state);
+    this.#followShare(partition, next.state?.phase);
     for (const decision of next.decisions) this.#apply(partition, decision);
     this.#fetch();
+  }
+
+  /**
+   * A partition's share is taken when it turns active (only after its previous holder gave its
+   * share up and said so, or left the group) and kept while it drains, until #release gives it up.
+   */
+  #followShare(partition: number, phase: Phase | undefined): void {
+    if (phase === 'active' && !this.#sharing.has(partition)) {
+      this.#sharing.add(partition);
+      this.#options.onShareChange?.(this.#sharing.size);
+    } else if (phase !== 'active' && phase !== 'draining' && phase !== 'releasing') {
+      this.#giveUpShare(partition);
+    }
+  }
+
+  #giveUpShare(partition: number): void {
+    if (this.#sharing.delete(partition)) this.#options.onShareChange?.(this.#sharing.size);
   }
 
   #apply(partition: number, decision: Decision): void {
@@ -333,7 +359,10 @@ export class Partitions {
     );
   }
 
-  /** Flushes, refuses further writes, commits, drops the entries, writes `released`. */
+  /**
+   * Flushes, refuses further writes, commits, drops the entries, gives up the partition's share
+   * of the budget, writes `released`.
+   */
   async #release(partition: number): Promise<void> {
     const { outbox, ledger, instance, commitAndForget, log } = this.#options;
     const started = Date.now();
@@ -343,6 +372,8 @@ export class Partitions {
       await outbox.drain();
       await commitAndForget(partition);
       ledger.drop(partition);
+      // Before the marker: the next owner takes the share once it reads the marker.
+      this.#giveUpShare(partition);
       const marker: OwnershipMarker = { kind: 'released', instance, nonce: randomUUID() };
       await outbox.write([markerRecord(ledger.topic, partition, marker)]);
       log.info({ partition, ms: Date.now() - started }, 'partition released');

@@ -35,16 +35,9 @@ const PLANNED_METRICS = [
   'signing_bridge_consumer_lag_unfetched',
   // Records copied to the dead-letter topic.
   'signing_bridge_dead_letters_total',
-  // The platform's answers by code, and its "too many requests".
+  'signing_bridge_records_forwarded_total',
+  // The platform's answers by code.
   'signing_bridge_platform_answers_total',
-  'signing_bridge_platform_throttled_total',
-  // Rate limiting and classes (a histogram: the dashboard reads its sum and count).
-  'signing_bridge_rate_token_wait_seconds_sum',
-  'signing_bridge_rate_token_wait_seconds_count',
-  'signing_bridge_budget_share_rps',
-  'signing_bridge_rate_limit_rps',
-  'signing_bridge_class_backlog',
-  'signing_bridge_class_running',
   'signing_bridge_ledger_bizids',
 ];
 

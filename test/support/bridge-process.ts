@@ -15,10 +15,14 @@ export class BridgeProcess {
   readonly exited: Promise<number | null>;
   /** Every log line at warn or above, parsed, in order. */
   readonly warnings: Array<Record<string, unknown>> = [];
+  /** Every log line whose message the start options asked to keep, parsed, in order. */
+  readonly kept: Array<Record<string, unknown>> = [];
   readonly #child: ChildProcess;
+  readonly #keep: ReadonlySet<string>;
 
-  private constructor(child: ChildProcess) {
+  private constructor(child: ChildProcess, keep: readonly string[]) {
     this.#child = child;
+    this.#keep = new Set(keep);
     this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
   }
 
@@ -29,6 +33,8 @@ export class BridgeProcess {
     simulatorUrl: string;
     /** More configuration variables, e.g. { PRECONDITION_TIMEOUT_MS: '60000' }. */
     env?: Record<string, string>;
+    /** Messages (`msg`) of the log lines to keep in `kept`. */
+    keep?: readonly string[];
   }): Promise<BridgeProcess> {
     const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'run'], {
       env: {
@@ -46,9 +52,10 @@ export class BridgeProcess {
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    const running = new BridgeProcess(child);
+    const running = new BridgeProcess(child, options.keep ?? []);
     await new Promise<void>((resolve, reject) => {
       createInterface({ input: child.stdout as Readable }).on('line', (line) => {
+        running.#keepLine(line);
         if (line.includes('"msg":"bridge started"')) resolve();
         else if (/"level":(4|5|6)\d/.test(line)) {
           running.warnings.push(JSON.parse(line));
@@ -58,6 +65,12 @@ export class BridgeProcess {
       void running.exited.then((code) => reject(new Error(`bridge process exited with ${code}`)));
     });
     return running;
+  }
+
+  #keepLine(line: string): void {
+    if (this.#keep.size === 0 || !line.startsWith('{')) return;
+    const parsed = JSON.parse(line) as Record<string, unknown>;
+    if (this.#keep.has(String(parsed.msg))) this.kept.push(parsed);
   }
 
   get pid(): number | undefined {

@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { SigningClient } from '../../src/api-client/index.js';
+import { SigningClient, type SigningClientOptions } from '../../src/api-client/index.js';
 import {
   Bridge,
   type BridgeObserver,
   type BridgeSettings,
+  classWeights,
   defaultBridgeSettings,
 } from '../../src/consumers/index.js';
 import { createFileLoader } from '../../src/files/index.js';
 import { createHandlers } from '../../src/handlers/index.js';
-import { createKafkaConnection } from '../../src/kafka/index.js';
+import { createKafkaConnection, type KafkaConnection } from '../../src/kafka/index.js';
 import type { TopicNames } from '../../src/schemas/messages/index.js';
 import { DEMO_CREDENTIALS } from './simulator-credentials.js';
 import { testLogger } from './test-logger.js';
@@ -28,13 +29,20 @@ export async function startBridge(options: {
   settings?: Partial<BridgeSettings>;
   observer?: BridgeObserver;
   log?: Logger;
+  /** More client options, e.g. a rate limit; calls are weighted by the settings' classes. */
+  client?: Partial<SigningClientOptions>;
+  /** Wraps the Kafka connection, to watch what the bridge asks of it. */
+  kafka?: (connection: KafkaConnection) => KafkaConnection;
 }): Promise<InProcessBridge> {
   const log = options.log ?? testLogger('bridge');
+  const settings = testSettings(options.settings);
   const client = new SigningClient({
     baseUrl: options.simulatorUrl,
     ...DEMO_CREDENTIALS,
     requestsPerSecond: 0,
     retry: { maxAttempts: 1, initialDelayMs: 1, maxDelayMs: 5 },
+    priorityWeights: Object.fromEntries(classWeights(settings.classes)),
+    ...options.client,
   });
   const files = createFileLoader({
     allowedHosts: [],
@@ -43,9 +51,9 @@ export async function startBridge(options: {
     timeoutMs: 5_000,
     maxRedirects: 0,
   });
-  const settings = testSettings(options.settings);
+  const kafka = createKafkaConnection({ brokers: options.brokers, clientId: 'bridge-test', log });
   const bridge = new Bridge({
-    kafka: createKafkaConnection({ brokers: options.brokers, clientId: 'bridge-test', log }),
+    kafka: options.kafka?.(kafka) ?? kafka,
     topics: options.topics,
     handlers: createHandlers({ client, files }),
     settings,

@@ -49,7 +49,7 @@ export const PLATFORM = [
     schema: decimal({ min: 0 }),
     default: String(requestsPerSecond),
     description:
-      'Requests per second to the platform from this instance, retries included; 0 = unlimited. Several instances: give each its share.',
+      'Requests per second to the platform from the whole consumer group (all instances together), retries included; 0 = unlimited. Each instance enforces its share, in proportion to the command partitions it holds, and after a throttling answer (429) slows down for a while. Until this release it was per instance.',
   },
   {
     name: 'SIGNING_CONNECTIONS',

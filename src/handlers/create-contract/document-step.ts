@@ -28,7 +28,8 @@ export function documentStep(
     name,
     result: DocumentStepResult,
     async call() {
-      const documentId = await addDocument(deps, contract, document, context.signal);
+      const { signal, priority } = context;
+      const documentId = await addDocument(deps, contract, document, { signal, priority });
       const event = stepEvent(context, name, 'signingbridge.document.added', {
         contractId: contract.contractId,
         documentId,

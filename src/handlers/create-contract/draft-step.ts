@@ -28,14 +28,14 @@ export function draftStep(
   context: CommandContext<'create-contract'>,
   { client }: HandlerDeps,
 ): SagaStep<DraftStepResult> {
-  const { command, signal } = context;
+  const { command, signal, priority } = context;
   const { bizId, tenantName, payload } = command;
   return {
     name: DRAFT_STEP,
     result: DraftStepResult,
     async call() {
       const request = { ...payload.contract, bizId, tenantName, send: false };
-      const contract = await client.createDraft(request, { signal });
+      const contract = await client.createDraft(request, { signal, priority });
       const signatories = signatoryIds(
         payload.contract.signatories ?? [],
         contract.signatories ?? [],

@@ -30,7 +30,10 @@ export function initiateStep(
     async call() {
       const stampers = resolvePositions(planned, draft.signatories, documentIds);
       const request = { ...contract, ...(stampers.length > 0 ? { stampers } : {}) };
-      await client.initiateContract(request, { signal: context.signal });
+      await client.initiateContract(request, {
+        signal: context.signal,
+        priority: context.priority,
+      });
       return { result: { reconciled: false } };
     },
     reconcile: (error) => (alreadyInitiated(error) ? { reconciled: true } : undefined),

@@ -4,6 +4,7 @@
  * in doubt (`started` without `done`) and check how the next run settles it.
  */
 import { pino } from 'pino';
+import { DEFAULT_COMMAND_CLASSES } from '../../../src/consumers/index.js';
 import type {
   CommandContext,
   Outcome,
@@ -36,6 +37,7 @@ export class MemoryLedger {
       progress: { contractId: this.contractId, steps: { ...this.steps } },
       record: async (step, record, events = []) => this.#record(step, record, events),
       signal: new AbortController().signal,
+      priority: DEFAULT_COMMAND_CLASSES.of[type],
       log: silent,
     };
   }

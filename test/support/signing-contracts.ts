@@ -1,0 +1,35 @@
+import { SigningClient } from '../../src/api-client/index.js';
+import { uniqueBizId } from '../handlers/support/fixtures.js';
+import { PERSON } from './sample-commands.js';
+import { DEMO_CREDENTIALS } from './simulator-credentials.js';
+
+/**
+ * Contracts awaiting signatures (reminders need that), made straight through the client: a
+ * draft with one person signing, a template document, the initiation. Returns their bizIds.
+ */
+export async function signingContracts(
+  simulatorUrl: string,
+  count: number,
+  label = 'signing',
+): Promise<string[]> {
+  const client = new SigningClient({
+    baseUrl: simulatorUrl,
+    ...DEMO_CREDENTIALS,
+    requestsPerSecond: 0,
+  });
+  const bizIds = Array.from({ length: count }, () => uniqueBizId(label));
+  try {
+    for (const bizId of bizIds) {
+      const draft = await client.createDraft({ bizId, subject: bizId, signatories: [PERSON] });
+      await client.addDocumentByTemplate({
+        contractId: draft.id,
+        title: 'NDA',
+        templateId: 'tpl-nda',
+      });
+      await client.initiateContract({ contractId: draft.id });
+    }
+  } finally {
+    await client.close();
+  }
+  return bizIds;
+}
