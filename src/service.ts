@@ -12,6 +12,7 @@ import {
   filePolicy,
   kafkaClientSettings,
   topics,
+  tracingSettings,
 } from './config/component-settings.js';
 import type { Config } from './config/index.js';
 import { Bridge } from './consumers/index.js';
@@ -19,10 +20,15 @@ import { createFileLoader } from './files/index.js';
 import { createHandlers } from './handlers/index.js';
 import { createKafkaConnection } from './kafka/index.js';
 import {
+  commandLog,
   createMetrics,
+  createTracing,
   type HealthServer,
   type Metrics,
+  type Observers,
+  observers,
   startHealthServer,
+  type Tracing,
 } from './observability/index.js';
 
 export interface Service {
@@ -43,12 +49,18 @@ export interface Service {
  * a part refuses) fails here, which is what `run --check-config` relies on.
  */
 export function composeService(config: Config, log: Logger): Service {
-  const metrics = createMetrics();
-  const { pool, client } = platformClient(config, metrics, log);
+  // Read at each scrape; the bridge is built below.
+  const metrics = createMetrics({
+    ready: () => bridge.ready,
+    kafkaConnected: () => bridge.kafkaConnected,
+  });
+  const tracing = createTracing(tracingSettings(config), log);
+  const observed = observers({ metrics, log: commandLog(log), tracing });
+  const { pool, client } = platformClient(config, observed, tracing, log);
   const files = createFileLoader(filePolicy(config));
   const kafka = createKafkaConnection({
     ...kafkaClientSettings(config),
-    log: log.child({ component: 'kafka' }),
+    log,
     topicPartitions: config.TOPIC_PARTITIONS,
   });
   const bridge = new Bridge({
@@ -57,18 +69,20 @@ export function composeService(config: Config, log: Logger): Service {
     handlers: createHandlers({ client, files }),
     settings: bridgeSettings(config),
     log,
-    observer: metrics.observer,
+    observer: observed.observer,
   });
   let health: HealthServer | undefined;
-  const release = () => closeAll(log, [health?.close(), files.close(), pool.close()]);
+  const release = () =>
+    closeAll(log, [health?.close(), files.close(), pool.close(), tracing.shutdown()]);
   return {
     async start() {
       // Health first, so probes answer (alive, not ready) while the group is joined.
       if (config.HTTP_PORT > 0)
         health = await serveHealth(config, metrics, log, () => bridge.ready);
       // A refused login fails here, named, instead of in a consumer that would retry forever.
-      await kafka
-        .preflight()
+      await tracing
+        .start()
+        .then(() => kafka.preflight())
         .then(() => bridge.start())
         .catch(async (error: unknown) => {
           await release();
@@ -95,7 +109,7 @@ export async function startService(config: Config, log: Logger): Promise<Service
 }
 
 /** One pool for every platform call, built here so its limits and lifetime are the service's. */
-function platformClient(config: Config, metrics: Metrics, log: Logger) {
+function platformClient(config: Config, observed: Observers, tracing: Tracing, log: Logger) {
   const options = clientOptions(config);
   const pool = new Pool(new URL(options.baseUrl).origin, {
     connections: config.SIGNING_CONNECTIONS,
@@ -104,10 +118,15 @@ function platformClient(config: Config, metrics: Metrics, log: Logger) {
     bodyTimeout: options.timeouts.bodyMs,
   });
   const onCall = (info: CallInfo) => {
-    metrics.onCall(info);
+    observed.onCall(info);
     warnUnlisted(log, info);
   };
-  const client = new SigningClient({ ...options, dispatcher: pool, onCall });
+  const client = new SigningClient({
+    ...options,
+    dispatcher: pool,
+    onCall,
+    tracer: tracing.tracer,
+  });
   return { pool, client };
 }
 

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import type { CallContext, SigningBridgeError } from '../errors.js';
 import { retryWithBackoff } from '../retry/retry.js';
 import type { UnlistedValue } from '../schemas/platform/answers.js';
+import { startAttemptSpan } from './call-span.js';
 import { type ExchangeFailed, type ExchangeRequest, exchange } from './http-exchange.js';
 import { readResponse } from './response-reader.js';
 import type { Settings } from './settings.js';
@@ -66,6 +67,9 @@ export class Transport {
     signal: AbortSignal | undefined,
   ): Promise<z.output<R>> {
     await this.#bucket.take(signal);
+    const { tracer, baseUrl } = this.#settings;
+    const target = { baseUrl, path: this.#basePath + call.path, operation: call.context.operation };
+    const span = startAttemptSpan(tracer, target, attempt);
     const started = performance.now();
     const report: {
       httpStatus?: number;
@@ -88,6 +92,7 @@ export class Transport {
       throw error;
     } finally {
       const durationMs = performance.now() - started;
+      span.end(report);
       this.#settings.onCall?.({ ...call.context, attempt, durationMs, ...report });
     }
   }

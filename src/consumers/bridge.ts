@@ -11,6 +11,10 @@ import { settlesWithin } from './deadline.js';
 import { createEngine, type Engine, type WriteLimits } from './engine.js';
 import { type BridgeOptions, checkSettings } from './settings.js';
 
+// Heartbeats every second and fetches every 200 ms: 10 s without either is a lost connection
+// (the group's session timeout, after which it drops the member).
+const KAFKA_CONTACT_WINDOW_MS = 10_000;
+
 export class Bridge {
   readonly #options: BridgeOptions;
   // Tells this process's ownership markers from any other's, across restarts too.
@@ -41,6 +45,12 @@ export class Bridge {
     const contact = this.#io?.consumer.lastContact();
     const { readinessTimeoutMs } = this.#options.settings;
     return this.#ready && contact !== undefined && Date.now() - contact < readinessTimeoutMs;
+  }
+
+  /** Whether the consumer heard from its group within the last 10 seconds. */
+  get kafkaConnected(): boolean {
+    const contact = this.#io?.consumer.lastContact();
+    return contact !== undefined && Date.now() - contact < KAFKA_CONTACT_WINDOW_MS;
   }
 
   /**
@@ -106,7 +116,9 @@ export class Bridge {
     this.#commitTimer = setInterval(() => {
       void engine.committer.commit();
       observer?.load?.(engine.scheduler.running, engine.scheduler.pending);
+      observer?.ledgerSize?.(engine.ledger.size());
     }, settings.commitIntervalMs);
+    engine.lag.start();
     this.#sweepTimer = setInterval(
       () => engine.partitions.upkeep(),
       sweepIntervalMs(settings.ledgerReplayWindowMs),
@@ -138,6 +150,7 @@ export class Bridge {
       onBatch: (batch) => engine.intake.onBatch(batch),
       onAssignment: (partitions) => {
         engine.partitions.onAssignment(partitions);
+        engine.lag.report();
         assigned();
       },
       onCrash: (error, restarting) => {
@@ -179,6 +192,7 @@ export class Bridge {
     this.#ready = false;
     clearInterval(this.#commitTimer);
     clearInterval(this.#sweepTimer);
+    this.#engine?.lag.stop();
     const { settings, log } = this.#options;
     const started = Date.now();
     const engine = this.#engine;

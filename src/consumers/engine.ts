@@ -15,6 +15,7 @@ import { CommandRunner } from './command-runner.js';
 import { Intake } from './intake.js';
 import type { Job } from './job.js';
 import { KeyScheduler } from './key-scheduler.js';
+import { LagReport } from './lag-report.js';
 import { OffsetCommitter } from './offset-committer.js';
 import { OffsetTracker } from './offset-tracker.js';
 import type { BridgeObserver, BridgeOptions } from './settings.js';
@@ -42,6 +43,8 @@ export interface Engine {
   readonly committer: OffsetCommitter;
   readonly breaker: CircuitBreaker;
   readonly outbox: Outbox;
+  readonly ledger: Ledger;
+  readonly lag: LagReport;
 }
 
 /** `fail`: the bridge cannot go on (its ledger refuses it). */
@@ -158,5 +161,13 @@ export function createEngine(
     commandPartitions: io.commandPartitions,
     observer,
   });
-  return { intake, partitions, scheduler, committer, breaker, outbox };
+  const lag = new LagReport({
+    consumer: io.consumer,
+    tracker,
+    commandTopics,
+    owned: () => partitions.assigned,
+    observer,
+    log,
+  });
+  return { intake, partitions, scheduler, committer, breaker, outbox, ledger, lag };
 }

@@ -4,6 +4,9 @@ export {
   type BridgeObserver,
   type BridgeOptions,
   type BridgeSettings,
+  type CommandEnd,
   type CommandEnding,
+  type CommandObservation,
   defaultBridgeSettings,
+  type PartitionLag,
 } from './settings.js';

@@ -3,17 +3,17 @@ import { PlatformRejected, RequestNotSent } from '../errors.js';
 import { createMetrics } from './metrics.js';
 
 const call = { operation: 'createDraft', bizId: 'b-1' };
+const end = {
+  type: 'remind',
+  attempts: 1,
+  record: { topic: 'commands.remind', partition: 0, offset: '7' },
+} as const;
 
 describe('createMetrics', () => {
   it('when commands end, then they are counted and timed by type and outcome', async () => {
     const { observer, registry } = createMetrics();
-    observer.commandFinished?.({
-      type: 'remind',
-      outcome: 'completed',
-      durationMs: 120,
-      attempts: 1,
-    });
-    observer.commandFinished?.({ type: 'remind', outcome: 'failed', durationMs: 30, attempts: 1 });
+    observer.commandFinished?.({ ...end, outcome: 'completed', durationMs: 120 });
+    observer.commandFinished?.({ ...end, outcome: 'failed', durationMs: 30 });
     const text = await registry.metrics();
     expect(text).toContain('signing_bridge_commands_total{type="remind",outcome="completed"} 1');
     expect(text).toContain('signing_bridge_commands_total{type="remind",outcome="failed"} 1');
