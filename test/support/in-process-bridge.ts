@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Tracer } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import { SigningClient } from '../../src/api-client/index.js';
 import {
@@ -28,6 +29,8 @@ export async function startBridge(options: {
   settings?: Partial<BridgeSettings>;
   observer?: BridgeObserver;
   log?: Logger;
+  /** Traces the client's calls (src/observability/tracing.ts). */
+  tracer?: Tracer;
 }): Promise<InProcessBridge> {
   const log = options.log ?? testLogger('bridge');
   const client = new SigningClient({
@@ -35,6 +38,7 @@ export async function startBridge(options: {
     ...DEMO_CREDENTIALS,
     requestsPerSecond: 0,
     retry: { maxAttempts: 1, initialDelayMs: 1, maxDelayMs: 5 },
+    tracer: options.tracer,
   });
   const files = createFileLoader({
     allowedHosts: [],
