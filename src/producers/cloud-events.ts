@@ -14,6 +14,12 @@ export const CONTENT_TYPE = 'application/json';
 /** W3C Trace Context, as Kafka headers: the trace of the command that published the event. */
 export const TRACE_HEADERS = ['traceparent', 'tracestate'] as const;
 
+export const TRACE_HEADER_DESCRIPTIONS: Record<(typeof TRACE_HEADERS)[number], string> = {
+  traceparent:
+    "W3C Trace Context: the trace and span of the command that published the event. Only when the bridge traces (OTEL_TRACES_EXPORTER); the command's own traceparent, when it had one, is the span's parent",
+  tracestate: "W3C Trace Context: the command's tracestate, passed on with traceparent",
+};
+
 /** The headers of an event, by CloudEvents attribute: the AsyncAPI document is built from these. */
 export const CE_HEADERS = {
   specVersion: 'ce_specversion',

@@ -8,7 +8,7 @@ import { SpanKind } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTracing, type Tracing } from '../../src/observability/index.js';
-import { decodeEvent } from '../../src/producers/index.js';
+import { CE_HEADERS } from '../../src/producers/index.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
 import {
   CommandSender,
@@ -19,7 +19,7 @@ import {
   testLogger,
   uniqueTopics,
 } from '../support/bridge-harness.js';
-import { harnessKafkaClient } from '../support/harness-kafka-client.js';
+import { type RawRecord, RecordReader } from '../support/record-reader.js';
 
 const brokers = inject('kafkaBrokers').split(',');
 const topics = uniqueTopics();
@@ -63,39 +63,22 @@ afterAll(async () => {
   await sim?.stop();
 });
 
-interface PublishedEvent {
-  readonly type: string;
-  readonly headers: Record<string, string>;
-}
-
 /** The command's events as a subscriber reads them, headers included, up to its terminal one. */
-async function eventsOf(commandId: string): Promise<PublishedEvent[]> {
-  const consumer = harnessKafkaClient(brokers).consumer({ groupId: `trace-${randomUUID()}` });
-  const events: PublishedEvent[] = [];
-  await consumer.connect();
-  await consumer.subscribe({ topics: [topics.events], fromBeginning: true });
+async function eventsOf(commandId: string): Promise<RawRecord[]> {
+  const reader = await RecordReader.start(brokers, [topics.events]);
+  const own = (records: RawRecord[]) =>
+    records.filter((r) => r.headers[CE_HEADERS.correlationId] === commandId);
   try {
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('no terminal event in 60 s')), 60_000);
-      void consumer.run({
-        eachMessage: async ({ message }) => {
-          const headers = Object.fromEntries(
-            Object.entries(message.headers ?? {}).map(([name, value]) => [name, String(value)]),
-          );
-          const event = decodeEvent({ headers: message.headers ?? {}, value: message.value });
-          if (event?.correlationId !== commandId) return;
-          events.push({ type: event.type, headers });
-          if (event.type === 'signingbridge.contract.created') {
-            clearTimeout(timer);
-            resolve();
-          }
-        },
-      });
-    });
+    await reader.waitUntil(
+      (records) =>
+        own(records).some((r) => r.headers[CE_HEADERS.type] === 'signingbridge.contract.created'),
+      60_000,
+      'contract.created',
+    );
+    return own(reader.records);
   } finally {
-    await consumer.disconnect();
+    await reader.stop();
   }
-  return events;
 }
 
 async function spansOnceEnded(): Promise<ReadableSpan[]> {
@@ -146,7 +129,9 @@ describe('tracing a command', () => {
       `send ${topics.events}`,
     ]);
 
-    expect(events.map((e) => e.type)).toContain('signingbridge.contract.created');
+    expect(events.map((e) => e.headers[CE_HEADERS.type])).toContain(
+      'signingbridge.contract.created',
+    );
     for (const { headers } of events) {
       expect(headers.traceparent).toBe(`00-${TRACE_ID}-${commandSpanId}-01`);
     }

@@ -11,9 +11,9 @@ import { type RunningSimulator, startSimulator } from '../../src/simulator/index
 import { uniqueBizId } from '../handlers/support/fixtures.js';
 import { CommandSender, PERSON, uniquePrefix } from '../support/bridge-harness.js';
 import { commands } from '../support/sample-commands.js';
+import { freePort } from '../support/service-pipeline.js';
 import { parseLinesStrictly } from '../support/strict-json.js';
 import { goTool } from '../support/tools.js';
-import { freePort } from '../support/service-pipeline.js';
 import { logged, runCommand, serviceEnvironment } from './support/service-process.js';
 
 const brokers = inject('kafkaBrokers');

@@ -53,4 +53,3 @@ export async function logged(output: { stdout: string }, message: string, timeou
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
-
