@@ -3,6 +3,12 @@ import { PlatformRejected, RequestNotSent } from '../errors.js';
 import { createMetrics } from './metrics.js';
 
 const call = { operation: 'createDraft', bizId: 'b-1' };
+const notSent = {
+  ...call,
+  attempt: 1,
+  durationMs: 1,
+  error: new RequestNotSent('x', { details: { ...call, reason: 'ECONNREFUSED' } }),
+};
 const end = {
   type: 'remind',
   attempts: 1,
@@ -53,12 +59,7 @@ describe('createMetrics', () => {
     });
     onCall({ ...call, attempt: 0, durationMs: 12, httpStatus: 200 });
     onCall({ ...call, attempt: 0, durationMs: 5, httpStatus: 200, error: rejected });
-    onCall({
-      ...call,
-      attempt: 1,
-      durationMs: 1,
-      error: new RequestNotSent('x', { details: { ...call, reason: 'ECONNREFUSED' } }),
-    });
+    onCall(notSent);
     const text = await registry.metrics();
     expect(text).toContain(
       'signing_bridge_platform_calls_total{operation="createDraft",outcome="ok"} 1',
@@ -130,12 +131,7 @@ describe('the metrics on-call needs', () => {
     onCall({ ...call, attempt: 0, durationMs: 1, httpStatus: 200, error: rejectedWith('1112') });
     onCall({ ...call, attempt: 0, durationMs: 1, httpStatus: 200, error: rejectedWith('4711') });
     onCall({ ...call, attempt: 0, durationMs: 1, httpStatus: 200, error: rejectedWith('4712') });
-    onCall({
-      ...call,
-      attempt: 1,
-      durationMs: 1,
-      error: new RequestNotSent('x', { details: { ...call, reason: 'ECONNREFUSED' } }),
-    });
+    onCall(notSent);
     const text = await registry.metrics();
     const answers = text.split('\n').filter((l) => l.startsWith('signing_bridge_platform_answers'));
     expect(answers).toEqual([
