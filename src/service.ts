@@ -12,6 +12,7 @@ import {
   filePolicy,
   kafkaConnectionOptions,
   topics,
+  tracingSettings,
 } from './config/component-settings.js';
 import type { Config } from './config/index.js';
 import { Bridge, classWeights, type PartitionShare } from './consumers/index.js';
@@ -19,10 +20,15 @@ import { createFileLoader } from './files/index.js';
 import { createHandlers } from './handlers/index.js';
 import { createKafkaConnection } from './kafka/index.js';
 import {
+  commandLog,
   createMetrics,
+  createTracing,
   type HealthServer,
   type Metrics,
+  type Observers,
+  observers,
   startHealthServer,
+  type Tracing,
 } from './observability/index.js';
 
 export interface Service {
@@ -43,32 +49,39 @@ export interface Service {
  * a part refuses) fails here, which is what `run --check-config` relies on.
  */
 export function composeService(config: Config, log: Logger): Service {
-  const metrics = createMetrics();
-  const { pool, client } = platformClient(config, metrics, log);
+  // Read at each scrape; the bridge is built below.
+  const metrics = createMetrics({
+    ready: () => bridge.ready,
+    kafkaConnected: () => bridge.kafkaConnected,
+  });
+  const tracing = createTracing(tracingSettings(config), log);
+  const observed = observers({ metrics, log: commandLog(log), tracing });
+  const { pool, client } = platformClient(config, metrics, observed, tracing, log);
   const share = budgetShare(config, client, metrics, log);
   const files = createFileLoader(filePolicy(config));
-  const kafka = createKafkaConnection(
-    kafkaConnectionOptions(config, log.child({ component: 'kafka' })),
-  );
+  // kafkajs' lines carry component: kafkajs (log-adapter.ts), so the logger is not a child here.
+  const kafka = createKafkaConnection(kafkaConnectionOptions(config, log));
   const bridge = new Bridge({
     kafka,
     topics: topics(config),
     handlers: createHandlers({ client, files }),
     settings: bridgeSettings(config),
     log,
-    observer: metrics.observer,
+    observer: observed.observer,
     onShareChange: share.changed,
   });
   let health: HealthServer | undefined;
-  const release = () => closeAll(log, [health?.close(), files.close(), pool.close()]);
+  const release = () =>
+    closeAll(log, [health?.close(), files.close(), pool.close(), tracing.shutdown()]);
   return {
     async start() {
       // Health first, so probes answer (alive, not ready) while the group is joined.
       if (config.HTTP_PORT > 0)
         health = await serveHealth(config, metrics, log, () => bridge.ready);
       // A refused login fails here, named, instead of in a consumer that would retry forever.
-      await kafka
-        .preflight()
+      await tracing
+        .start()
+        .then(() => kafka.preflight())
         .then(() => bridge.start())
         .catch(async (error: unknown) => {
           await release();
@@ -96,7 +109,13 @@ export async function startService(config: Config, log: Logger): Promise<Service
 }
 
 /** One pool for every platform call, built here so its limits and lifetime are the service's. */
-function platformClient(config: Config, metrics: Metrics, log: Logger) {
+function platformClient(
+  config: Config,
+  metrics: Metrics,
+  observed: Observers,
+  tracing: Tracing,
+  log: Logger,
+) {
   const options = clientOptions(config);
   const pool = new Pool(new URL(options.baseUrl).origin, {
     connections: config.SIGNING_CONNECTIONS,
@@ -105,7 +124,7 @@ function platformClient(config: Config, metrics: Metrics, log: Logger) {
     bodyTimeout: options.timeouts.bodyMs,
   });
   const onCall = (info: CallInfo) => {
-    metrics.onCall(info);
+    observed.onCall(info);
     warnUnlisted(log, info);
   };
   const client = new SigningClient({
@@ -114,6 +133,7 @@ function platformClient(config: Config, metrics: Metrics, log: Logger) {
     onCall,
     priorityWeights: Object.fromEntries(classWeights(bridgeSettings(config).classes)),
     onRateChange: (rate) => metrics.budget.rateInForce(rate),
+    tracer: tracing.tracer,
   });
   return { pool, client };
 }

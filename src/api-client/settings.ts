@@ -2,6 +2,7 @@
  * The client's options, checked once at construction and completed with defaults, so the rest
  * of the client reads plain values. The secret is checked but never quoted.
  */
+import type { Tracer } from '@opentelemetry/api';
 import type { Dispatcher } from 'undici';
 import { z } from 'zod';
 import { ConfigInvalid, type SigningBridgeError } from '../errors.js';
@@ -76,6 +77,11 @@ export interface SigningClientOptions {
   /** Built at the composition root and closed there; without it the client owns a Pool. */
   readonly dispatcher?: Dispatcher;
   readonly onCall?: (info: CallInfo) => void;
+  /**
+   * Makes a client span of each HTTP attempt (HTTP semantic conventions), a child of the span
+   * active where the call is made. Without it, none.
+   */
+  readonly tracer?: Tracer;
 }
 
 export interface Settings {
@@ -93,6 +99,7 @@ export interface Settings {
   readonly maxFileBytes: number;
   readonly dispatcher: Dispatcher | undefined;
   readonly onCall: ((info: CallInfo) => void) | undefined;
+  readonly tracer: Tracer | undefined;
 }
 
 const positiveMs = z.number().int().positive();
@@ -164,6 +171,7 @@ export function resolveSettings(options: SigningClientOptions): Settings {
     maxFileBytes: options.maxFileBytes ?? DEFAULTS.maxFileBytes,
     dispatcher: options.dispatcher,
     onCall: options.onCall,
+    tracer: options.tracer,
   };
 }
 

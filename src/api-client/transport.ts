@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import type { CallContext, SigningBridgeError } from '../errors.js';
 import { retryWithBackoff } from '../retry/retry.js';
 import type { UnlistedValue } from '../schemas/platform/answers.js';
+import { startAttemptSpan } from './call-span.js';
 import { type ExchangeFailed, type ExchangeRequest, exchange } from './http-exchange.js';
 import { RateControl } from './rate-control.js';
 import { readResponse } from './response-reader.js';
@@ -90,6 +91,9 @@ export class Transport {
     { signal, priority }: SendOptions,
   ): Promise<z.output<R>> {
     const tokenWaitMs = await this.#rate.take(priority, signal);
+    const { tracer, baseUrl } = this.#settings;
+    const target = { baseUrl, path: this.#basePath + call.path, operation: call.context.operation };
+    const span = startAttemptSpan(tracer, target, attempt);
     const started = performance.now();
     const report: {
       httpStatus?: number;
@@ -115,6 +119,7 @@ export class Transport {
       throw error;
     } finally {
       const durationMs = performance.now() - started;
+      span.end(report);
       this.#settings.onCall?.({
         ...call.context,
         attempt,

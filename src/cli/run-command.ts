@@ -4,7 +4,7 @@
  */
 import { stderr, stdout } from 'node:process';
 import { parseArgs } from 'node:util';
-import type { Logger } from 'pino';
+import { type Logger, pino } from 'pino';
 import { loggerSettings } from '../config/component-settings.js';
 import {
   type Config,
@@ -48,8 +48,8 @@ export async function main(argv: string[]): Promise<number> {
   const unknown = unknownVariables(process.env);
   const config = readConfig(unknown);
   if (config === undefined) return 1;
+  if (options['check-config']) return checkConfig(config, unknown);
   const log = createLogger(loggerSettings(config));
-  if (options['check-config']) return checkConfig(config, log, unknown);
   if (unknown.length > 0) log.warn({ unknownVariables: unknown }, describeUnknown(unknown));
   return run(config, log);
 }
@@ -85,17 +85,14 @@ function readConfig(unknown: readonly UnknownVariable[]): Config | undefined {
 
 /**
  * Builds every part (connecting nothing), so settings a part refuses are caught too. An unknown
- * variable with one of the bridge's prefixes is an error here (at `run`, a warning).
+ * variable with one of the bridge's prefixes is an error here (at `run`, a warning). It prints
+ * only its verdict: the parts it builds and stops log nothing.
  */
-async function checkConfig(
-  config: Config,
-  log: Logger,
-  unknown: readonly UnknownVariable[],
-): Promise<number> {
+async function checkConfig(config: Config, unknown: readonly UnknownVariable[]): Promise<number> {
   let valid = unknown.length === 0;
   if (!valid) stderr.write(`signing-bridge run: ${describeUnknown(unknown)}\n`);
   try {
-    await composeService(config, log.child({ check: true })).stop();
+    await composeService(config, pino({ level: 'silent' })).stop();
   } catch (error) {
     if (!(error instanceof ConfigInvalid)) throw error;
     stderr.write(`signing-bridge run: ${error.message}\n`);

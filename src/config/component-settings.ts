@@ -12,7 +12,7 @@ import type {
   KafkaTlsSettings,
   TopicLayout,
 } from '../kafka/index.js';
-import type { LoggerSettings } from '../observability/index.js';
+import type { LoggerSettings, TracingSettings } from '../observability/index.js';
 import { type TopicNames, topicNames } from '../schemas/messages/topics.js';
 import type { Config, KafkaConfig } from './table.js';
 
@@ -24,6 +24,35 @@ export function loggerSettings(config: Config): LoggerSettings {
     level: config.LOG_LEVEL,
     pretty: config.LOG_PRETTY,
     headerPrefix: config.SIGNING_HEADER_PREFIX,
+  };
+}
+
+/** The OTLP/HTTP receiver's default address, as OpenTelemetry's SDKs have it. */
+const OTLP_DEFAULT_ENDPOINT = 'http://localhost:4318';
+
+/**
+ * Tracing is on when OTEL_TRACES_EXPORTER says otlp, or is empty while an OTLP endpoint is set;
+ * OTEL_SDK_DISABLED turns it off regardless.
+ */
+export function tracingSettings(config: Config): TracingSettings {
+  const tracesUrl = config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  const base = config.OTEL_EXPORTER_OTLP_ENDPOINT;
+  const asked = config.OTEL_TRACES_EXPORTER ?? ((tracesUrl ?? base) ? 'otlp' : 'none');
+  const url = tracesUrl ?? `${(base ?? OTLP_DEFAULT_ENDPOINT).replace(/\/+$/, '')}/v1/traces`;
+  return {
+    exporter:
+      asked === 'otlp' && !config.OTEL_SDK_DISABLED
+        ? {
+            url,
+            headers: config.OTEL_EXPORTER_OTLP_HEADERS ?? {},
+            timeoutMs: config.OTEL_EXPORTER_OTLP_TIMEOUT,
+          }
+        : 'none',
+    serviceName: config.OTEL_SERVICE_NAME,
+    resourceAttributes: config.OTEL_RESOURCE_ATTRIBUTES ?? {},
+    sampler: config.OTEL_TRACES_SAMPLER,
+    samplerRatio: config.OTEL_TRACES_SAMPLER_ARG,
+    eventsTopic: topics(config).events,
   };
 }
 

@@ -263,6 +263,19 @@ const VALID: Record<VariableName, fc.Arbitrary<string>> = (() => {
     LOG_PRETTY: flag,
     HTTP_PORT: int(0, 65_535),
     HTTP_HOST: fc.oneof(fc.ipV4(), fc.constant('localhost')),
+    OTEL_TRACES_EXPORTER: fc.constantFrom('', 'otlp', 'none'),
+    OTEL_SDK_DISABLED: flag,
+    OTEL_EXPORTER_OTLP_ENDPOINT: fc.oneof(fc.constant(''), fc.webUrl({ validSchemes: ['http'] })),
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: fc.constant(''),
+    OTEL_EXPORTER_OTLP_PROTOCOL: fc.constant('http/protobuf'),
+    OTEL_EXPORTER_OTLP_HEADERS: fc
+      .array(fc.tuple(word, fc.string()), { maxLength: 3 })
+      .map((pairs) => pairs.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join(',')),
+    OTEL_EXPORTER_OTLP_TIMEOUT: int(1, 60_000),
+    OTEL_SERVICE_NAME: word,
+    OTEL_RESOURCE_ATTRIBUTES: fc.constantFrom('', 'deployment.environment.name=test,team=esign'),
+    OTEL_TRACES_SAMPLER: fc.constantFrom('parentbased_always_on', 'traceidratio', 'always_off'),
+    OTEL_TRACES_SAMPLER_ARG: fc.constantFrom('0', '0.25', '1', '1.0'),
   };
 })();
 

@@ -12,6 +12,7 @@ import { LIMITS } from './variables/limits.js';
 import { OBSERVABILITY } from './variables/observability.js';
 import { PLATFORM } from './variables/platform.js';
 import { BREAKER, PROCESSING } from './variables/processing.js';
+import { TRACING } from './variables/tracing.js';
 
 export const CONFIG = [
   ...KAFKA,
@@ -24,6 +25,7 @@ export const CONFIG = [
   ...BREAKER,
   ...FILES,
   ...OBSERVABILITY,
+  ...TRACING,
 ] as const satisfies readonly Variable[];
 
 type Row = (typeof CONFIG)[number];

@@ -10,6 +10,7 @@ export const GROUPS = [
   'Circuit breaker',
   'Files',
   'Observability',
+  'Tracing',
 ] as const;
 export type Group = (typeof GROUPS)[number];
 

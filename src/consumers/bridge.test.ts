@@ -62,6 +62,7 @@ function fakeKafka(
     commit: async () => {},
     liveInstances: async () => new Set<string>(),
     committed: async () => new Map<string, string>(),
+    positions: async () => [],
     lastContact: () => Date.now(),
     offsetForTime: async () => '0',
     seek: () => {},

@@ -12,6 +12,10 @@ import { settlesWithin } from './deadline.js';
 import { createEngine, type Engine, type WriteLimits } from './engine.js';
 import { type BridgeOptions, checkSettings } from './settings.js';
 
+// Heartbeats every second and fetches every 200 ms: 10 s without either is a lost connection
+// (the group's session timeout, after which it drops the member).
+const KAFKA_CONTACT_WINDOW_MS = 10_000;
+
 export class Bridge {
   readonly #options: BridgeOptions;
   // Tells this process's ownership markers from any other's, across restarts too.
@@ -42,6 +46,12 @@ export class Bridge {
     const contact = this.#io?.consumer.lastContact();
     const { readinessTimeoutMs } = this.#options.settings;
     return this.#ready && contact !== undefined && Date.now() - contact < readinessTimeoutMs;
+  }
+
+  /** Whether the consumer heard from its group within the last 10 seconds. */
+  get kafkaConnected(): boolean {
+    const contact = this.#io?.consumer.lastContact();
+    return contact !== undefined && Date.now() - contact < KAFKA_CONTACT_WINDOW_MS;
   }
 
   /**
@@ -108,7 +118,9 @@ export class Bridge {
       void engine.committer.commit();
       const { scheduler } = engine;
       observer?.load?.(scheduler.running, scheduler.pending, scheduler.byClass());
+      observer?.ledgerSize?.(engine.ledger.size());
     }, settings.commitIntervalMs);
+    engine.lag.start();
     this.#sweepTimer = setInterval(
       () => engine.partitions.upkeep(),
       sweepIntervalMs(settings.ledgerReplayWindowMs),
@@ -140,6 +152,7 @@ export class Bridge {
       onBatch: (batch) => engine.intake.onBatch(batch),
       onAssignment: (partitions) => {
         engine.partitions.onAssignment(partitions);
+        engine.lag.report();
         assigned();
       },
       onCrash: (error, restarting) => {
@@ -181,6 +194,7 @@ export class Bridge {
     this.#ready = false;
     clearInterval(this.#commitTimer);
     clearInterval(this.#sweepTimer);
+    this.#engine?.lag.stop();
     const { settings, log } = this.#options;
     const started = Date.now();
     const engine = this.#engine;

@@ -29,6 +29,7 @@ import {
   rejectedEvent,
 } from '../producers/index.js';
 import type { Command, StepRecord, TopicNames } from '../schemas/messages/index.js';
+import { observed } from './command-end.js';
 import type { Job } from './job.js';
 
 export interface PublisherOptions {
@@ -62,7 +63,7 @@ export class CommandPublisher {
     lease: Lease,
   ): Promise<void> {
     const next = withStep(this.entry(job), command.commandId, step, record, this.#options.keep);
-    const encoded = events.map((event) => this.#encode(event, command));
+    const encoded = events.map((event) => this.#encode(event, command, job));
     const written = this.#write(job, next, encoded, lease);
     if (record.state === 'started') return written;
     // A step done need not be acknowledged before the handler goes on: what it does next that
@@ -78,7 +79,7 @@ export class CommandPublisher {
 
   /** @throws EventInvalid, before writing anything, when the event breaks its schema. */
   async end(job: Job, command: Command, event: PendingEvent, lease: Lease): Promise<void> {
-    const encoded = this.#encode(event, command);
+    const encoded = this.#encode(event, command, job);
     const contractId = (event.data as { contractId?: unknown }).contractId;
     const next = withCommandEnded(
       this.entry(job),
@@ -119,6 +120,7 @@ export class CommandPublisher {
       source: this.#options.source,
       bizId: subject === undefined ? undefined : excerpt(subject, ID_EXCERPT_MAX_CHARS),
       commandId: excerpt(commandId ?? `${topic}/${partition}/${offset}`, ID_EXCERPT_MAX_CHARS),
+      traceContext: observed(job).headers,
     });
     const { deadLetter: limits, topics } = this.#options;
     const records = withDeadLetter
@@ -155,12 +157,13 @@ export class CommandPublisher {
     return outbox.write([ledger.write(partition, job.key, next), ...others]);
   }
 
-  #encode(event: PendingEvent, command: Command): OutboundRecord {
+  #encode(event: PendingEvent, command: Command, job: Job): OutboundRecord {
     return encodeEvent(event, {
       topic: this.#options.topics.events,
       source: this.#options.source,
       bizId: command.bizId,
       commandId: command.commandId,
+      traceContext: observed(job).headers,
     });
   }
 }

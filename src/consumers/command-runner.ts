@@ -27,6 +27,7 @@ import { spread } from '../retry/backoff.js';
 import type { Command } from '../schemas/messages/index.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
 import { decodeCommand } from './command-decoding.js';
+import { commandEnd, observed } from './command-end.js';
 import type { CommandPublisher } from './command-publisher.js';
 import type { Job } from './job.js';
 import type { RunVerdict } from './key-scheduler.js';
@@ -102,11 +103,15 @@ export class CommandRunner {
       if (verdict === 'dead-letter') return this.#deadLetterCrashLoop(job, lease);
     }
     job.firstRunAt ??= Date.now();
+    job.observation ??= this.#options.observer.commandStarted?.({
+      type: job.type,
+      record: job.record,
+    });
     job.decoded ??= decodeCommand(job.record, job.type, this.#options.settings.limits);
     const { publisher } = this.#options;
     if (!job.decoded.ok) {
       if (!publisher.wasRejected(job)) await this.#reject(job, job.decoded, lease);
-      return this.#finished(job, 'rejected');
+      return this.#finished(job, 'rejected', job.decoded.error);
     }
     const { command } = job.decoded;
     if (isDone(publisher.entry(job), command.commandId)) return this.#finished(job, 'duplicate');
@@ -148,7 +153,7 @@ export class CommandRunner {
     };
     try {
       const handler = handlers[job.type] as (context: CommandContext) => Promise<Outcome>;
-      const outcome = await handler(context);
+      const outcome = await observed(job).run(() => handler(context));
       // Cut short at the release deadline: whatever it says, the next owner decides again.
       return controller.signal.aborted ? undefined : outcome;
     } catch (error) {
@@ -189,8 +194,11 @@ export class CommandRunner {
     };
     const event = endingEvent(decision, ref);
     const ending = decision.kind === 'complete' ? 'completed' : decision.outcome;
+    const cause = decision.kind === 'complete' ? undefined : decision.error;
     try {
-      const acknowledged = this.#options.publisher.end(job, command, event, lease);
+      const acknowledged = observed(job).publish(() =>
+        this.#options.publisher.end(job, command, event, lease),
+      );
       handedOver();
       await acknowledged;
     } catch (error) {
@@ -199,9 +207,9 @@ export class CommandRunner {
       // refused): the command still ends, with a failure that says why.
       this.#options.log.error({ err: error, commandId: command.commandId }, 'ending not written');
       await this.#endWithFailure(job, command, failedEvent(ref, event.step, error), lease);
-      return this.#finished(job, 'failed');
+      return this.#finished(job, 'failed', error);
     }
-    return this.#finished(job, ending);
+    return this.#finished(job, ending, cause);
   }
 
   /**
@@ -211,7 +219,7 @@ export class CommandRunner {
    */
   async #endWithFailure(job: Job, command: Command, event: PendingEvent, lease: Lease) {
     try {
-      await this.#options.publisher.end(job, command, event, lease);
+      await observed(job).publish(() => this.#options.publisher.end(job, command, event, lease));
     } catch (error) {
       if (!isRefusedForGood(error)) throw error;
       const { commandId } = command;
@@ -254,7 +262,7 @@ export class CommandRunner {
     );
     if (!this.#options.publisher.wasRejected(job))
       await this.#reject(job, { ok: false, error }, lease);
-    return this.#finished(job, 'rejected');
+    return this.#finished(job, 'rejected', error);
   }
 
   /** Dead letter and rejected event; without the dead letter when Kafka refuses it for good. */
@@ -263,9 +271,10 @@ export class CommandRunner {
     decoded: Exclude<Job['decoded'], { ok: true } | undefined>,
     lease: Lease,
   ) {
-    const { publisher, log } = this.#options;
+    const { publisher, observer, log } = this.#options;
     try {
-      await publisher.reject(job, decoded, lease);
+      await observed(job).publish(() => publisher.reject(job, decoded, lease));
+      observer.deadLettered?.({ type: job.type, reason: decoded.error.code });
     } catch (error) {
       if (!isRefusedForGood(error)) throw error;
       const { topic, partition, offset } = job.record;
@@ -277,14 +286,11 @@ export class CommandRunner {
     }
   }
 
-  #finished(job: Job, outcome: CommandEnding): undefined {
+  #finished(job: Job, outcome: CommandEnding, error?: SigningBridgeError): undefined {
     this.#options.finish(job);
-    this.#options.observer.commandFinished?.({
-      type: job.type,
-      outcome,
-      durationMs: Date.now() - (job.firstRunAt ?? Date.now()),
-      attempts: job.runs,
-    });
+    const end = commandEnd(job, outcome, error);
+    job.observation?.end(end);
+    this.#options.observer.commandFinished?.(end);
     return undefined;
   }
 }

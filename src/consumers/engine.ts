@@ -16,6 +16,7 @@ import { CommandRunner } from './command-runner.js';
 import { Intake } from './intake.js';
 import type { Job } from './job.js';
 import { KeyScheduler } from './key-scheduler.js';
+import { LagReport } from './lag-report.js';
 import { OffsetCommitter } from './offset-committer.js';
 import { OffsetTracker } from './offset-tracker.js';
 import type { BridgeObserver, BridgeOptions } from './settings.js';
@@ -43,6 +44,8 @@ export interface Engine {
   readonly committer: OffsetCommitter;
   readonly breaker: CircuitBreaker;
   readonly outbox: Outbox;
+  readonly ledger: Ledger;
+  readonly lag: LagReport;
 }
 
 /** `fail`: the bridge cannot go on (its ledger refuses it). */
@@ -165,5 +168,13 @@ export function createEngine(
     classOf,
     observer,
   });
-  return { intake, partitions, scheduler, committer, breaker, outbox };
+  const lag = new LagReport({
+    consumer: io.consumer,
+    tracker,
+    commandTopics,
+    owned: () => partitions.assigned,
+    observer,
+    log,
+  });
+  return { intake, partitions, scheduler, committer, breaker, outbox, ledger, lag };
 }

@@ -11,7 +11,10 @@ export {
   type BridgeObserver,
   type BridgeOptions,
   type BridgeSettings,
+  type CommandEnd,
   type CommandEnding,
+  type CommandObservation,
   defaultBridgeSettings,
+  type PartitionLag,
   type PartitionShare,
 } from './settings.js';

@@ -4,6 +4,7 @@ import type { CommandType } from '../schemas/messages/index.js';
 import type { DecodedCommand } from './command-decoding.js';
 import { recordBytes } from './record-limits.js';
 import { NO_HISTORY, type RunHistory } from './retry-decision.js';
+import type { CommandObservation } from './settings.js';
 
 /** One command record from fetch to its end, across all of its runs. */
 export interface Job {
@@ -30,6 +31,8 @@ export interface Job {
   /** Runs of its handler so far (none for a rejected record or a replay). */
   runs: number;
   firstRunAt?: number;
+  /** Follows it from its first run to its end (its trace span); absent when nobody does. */
+  observation?: CommandObservation | undefined;
 }
 
 export function newJob(fetched: InboundRecord, type: CommandType, maxKeyBytes: number): Job {

@@ -17,6 +17,11 @@ export class PartitionOffsets {
     return this.#inFlight;
   }
 
+  /** The offset after the highest one taken in hand; undefined before the first. */
+  get nextInHand(): bigint | undefined {
+    return this.#highestTracked === undefined ? undefined : this.#highestTracked + 1n;
+  }
+
   /**
    * Returns false, tracking nothing, for an offset not above the highest one tracked: that is a
    * redelivery of a message already in hand. Call forget() on the tracker before seeking back.
@@ -111,6 +116,10 @@ export class OffsetTracker {
     for (const { topic, partition, offset } of committed) {
       this.#partitions.get(`${topic}:${partition}`)?.offsets.markCommitted(offset);
     }
+  }
+
+  nextInHand(topic: string, partition: number): bigint | undefined {
+    return this.#partitions.get(`${topic}:${partition}`)?.offsets.nextInHand;
   }
 
   forget(topic: string, partition: number): void {

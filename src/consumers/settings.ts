@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { ConfigInvalid } from '../errors.js';
 import type { Handlers } from '../handlers/types.js';
-import type { KafkaConnection } from '../kafka/index.js';
+import type { InboundRecord, KafkaConnection } from '../kafka/index.js';
 import type { BackoffPolicy } from '../retry/backoff.js';
 import type { CommandType, TopicNames } from '../schemas/messages/index.js';
 import type { CircuitBreakerOptions, CircuitState } from './circuit-breaker.js';
@@ -63,14 +63,69 @@ export type CommandEnding =
   | 'rejected'
   | 'duplicate';
 
-/** Every callback is optional; metrics and logs hang here. */
+/** How one command record ended, for metrics, the log line of its end and its trace. */
+export interface CommandEnd {
+  readonly type: CommandType;
+  readonly outcome: CommandEnding;
+  /** From its first run to its end, retries included. */
+  readonly durationMs: number;
+  /** Runs of its handler (none for a rejected record or a replay). */
+  readonly attempts: number;
+  /** As read from the command; absent when the record could not be read. */
+  readonly commandId?: string | undefined;
+  readonly bizId?: string | undefined;
+  readonly record: { readonly topic: string; readonly partition: number; readonly offset: string };
+  /** The code of the bridge's error that ended it (SB_ERR_...), when one did. */
+  readonly errorCode?: string | undefined;
+  /** The platform's code, when the platform's answer ended it. */
+  readonly platformCode?: string | undefined;
+  /** The trace it belongs to, when it is traced. */
+  readonly traceId?: string | undefined;
+}
+
+/**
+ * Follows one command record from its first run to its end: a trace span, say. The runner
+ * runs each run of the handler and the write of the ending through it, and publishes its
+ * headers with every event of the command.
+ */
+export interface CommandObservation {
+  /** Runs one run of the handler as part of the command (its platform calls nest in it). */
+  run<T>(work: () => Promise<T>): Promise<T>;
+  /** The write of the command's ending to Kafka, until Kafka acknowledges it. */
+  publish<T>(work: () => Promise<T>): Promise<T>;
+  /** Headers carrying the command's trace context (W3C traceparent, tracestate). */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly traceId?: string | undefined;
+  end(end: CommandEnd): void;
+}
+
+/** The observation of a command nobody follows: the work as it is, no headers. */
+export const UNOBSERVED: CommandObservation = {
+  run: (work) => work(),
+  publish: (work) => work(),
+  headers: {},
+  end: () => {},
+};
+
+/** One partition's position, for its consumer lag. Offsets as Kafka counts them (next to read). */
+export interface PartitionLag {
+  readonly topic: string;
+  readonly partition: number;
+  /** The offset after the partition's last record. */
+  readonly highWatermark: bigint;
+  /** The group's committed offset (the start of the partition when none is). */
+  readonly committed: bigint;
+  /** The offset after the last record taken in hand (the committed one when none is). */
+  readonly nextInHand: bigint;
+}
+
+/** Every callback is optional; metrics, logs and traces hang here (src/observability). */
 export interface BridgeObserver {
-  commandFinished?(info: {
-    type: CommandType;
-    outcome: CommandEnding;
-    durationMs: number;
-    attempts: number;
-  }): void;
+  /** A command record's first run begins; what it returns follows the command to its end. */
+  commandStarted?(start: { type: CommandType; record: InboundRecord }): CommandObservation;
+  commandFinished?(end: CommandEnd): void;
+  /** A record was copied to the dead-letter topic; `reason` is the error's code. */
+  deadLettered?(info: { type: CommandType; reason: string }): void;
   /** A record was forwarded to the partition its key belongs to. */
   recordForwarded?(info: { type: CommandType }): void;
   retryScheduled?(info: {
@@ -86,6 +141,13 @@ export interface BridgeObserver {
     pending: number,
     byClass?: ReadonlyArray<{ name: string; running: number; pending: number }>,
   ): void;
+  /** The bizIds the ledger holds entries of, every commit interval. */
+  ledgerSize?(bizIds: number): void;
+  /**
+   * Every command partition this instance owns, with its lag: at every change of assignment
+   * and every few seconds. A partition missing from the list is no longer owned.
+   */
+  partitionLags?(lags: readonly PartitionLag[]): void;
 }
 
 /**

@@ -6,6 +6,7 @@ import type {
   GroupConsumerHandlers,
   GroupConsumerOptions,
   InboundRecord,
+  PartitionPosition,
   TopicPartitionOffset,
   TopicPartitions,
 } from './types.js';
@@ -149,6 +150,29 @@ export class KafkajsGroupConsumer implements GroupConsumer {
       if (offset !== undefined && offset !== '-1') committed.set(topic, offset);
     }
     return committed;
+  }
+
+  async positions(topics: readonly string[]): Promise<PartitionPosition[]> {
+    const admin = await this.#adminClient();
+    const committed = new Map<string, string>();
+    const groupOffsets = await admin.fetchOffsets({ groupId: this.#groupId, topics: [...topics] });
+    for (const { topic, partitions } of groupOffsets) {
+      for (const { partition, offset } of partitions) {
+        if (offset !== '-1') committed.set(`${topic}:${partition}`, offset);
+      }
+    }
+    const ends = await Promise.all(
+      topics.map(async (topic) => ({ topic, offsets: await admin.fetchTopicOffsets(topic) })),
+    );
+    return ends.flatMap(({ topic, offsets }) =>
+      offsets.map(({ partition, low, high }) => ({
+        topic,
+        partition,
+        logStart: low,
+        highWatermark: high,
+        committed: committed.get(`${topic}:${partition}`),
+      })),
+    );
   }
 
   async offsetForTime(topic: string, partition: number, timestampMs: number): Promise<string> {

@@ -12,8 +12,10 @@ export function kafkajsLogCreator(log: Logger): logCreator {
   const child = log.child({ component: 'kafkajs' });
   return () =>
     ({ namespace, level, log: entry }) => {
-      const { message, ...fields } = entry;
-      const context = { namespace, ...fields };
+      // What kafkajs adds (broker, groupId, error, retry counts...) under a key of its own, so
+      // that none of it can repeat a key of the line (level, time, msg, component...).
+      const { message, timestamp: _time, logger: _logger, ...fields } = entry;
+      const context = { namespace, kafkajs: fields };
       const routine =
         (namespace === 'Connection' && message.startsWith('Response ')) ||
         (namespace === 'Producer' && message.startsWith('Failed to send messages'));

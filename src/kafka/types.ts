@@ -41,6 +41,18 @@ export interface TopicPartitionOffset {
   readonly offset: string;
 }
 
+/** Where one partition stands: its bounds, and what the group committed of it. */
+export interface PartitionPosition {
+  readonly topic: string;
+  readonly partition: number;
+  /** The offset of its first record still kept. */
+  readonly logStart: string;
+  /** The offset after its last record (the high-water mark). */
+  readonly highWatermark: string;
+  /** The group's committed offset; absent when it has none. */
+  readonly committed?: string | undefined;
+}
+
 /** Records of one partition from one fetch, in offset order. */
 export interface FetchedBatch {
   readonly topic: string;
@@ -78,6 +90,8 @@ export interface GroupConsumer {
   liveInstances(): Promise<ReadonlySet<string>>;
   /** The group's committed offset of one partition number in each topic; absent: none. */
   committed(topics: readonly string[], partition: number): Promise<Map<string, string>>;
+  /** Every partition of the topics: its bounds and the group's committed offset (for lag). */
+  positions(topics: readonly string[]): Promise<PartitionPosition[]>;
   /** The first offset of the partition written at or after the time; its end when none was. */
   offsetForTime(topic: string, partition: number, timestampMs: number): Promise<string>;
   /**

@@ -1,3 +1,13 @@
+export { type CommandLog, commandLog } from './command-log.js';
 export { type HealthServer, startHealthServer } from './health-server.js';
+export type { ServiceStatus } from './kafka-metrics.js';
 export { createLogger, type LoggerSettings } from './logger.js';
 export { createMetrics, type Metrics } from './metrics.js';
+export { type Observers, observers } from './observe.js';
+export {
+  createTracing,
+  type OtlpSettings,
+  type Sampler,
+  type Tracing,
+  type TracingSettings,
+} from './tracing.js';

@@ -27,6 +27,8 @@ const SECRET_KEYS = [
   'passphrase',
   'KAFKA_SASL_PASSWORD',
   'KAFKA_TLS_KEY_PASSWORD',
+  // The OTLP exporter's headers (an API key, often).
+  'OTEL_EXPORTER_OTLP_HEADERS',
 ];
 
 /** Paths for pino's redaction: each key at the top and up to two levels down. */

@@ -3,17 +3,23 @@ import { PlatformRejected, RequestNotSent } from '../errors.js';
 import { createMetrics } from './metrics.js';
 
 const call = { operation: 'createDraft', bizId: 'b-1', tokenWaitMs: 0 };
+const notSent = {
+  ...call,
+  attempt: 1,
+  durationMs: 1,
+  error: new RequestNotSent('x', { details: { ...call, reason: 'ECONNREFUSED' } }),
+};
+const end = {
+  type: 'remind',
+  attempts: 1,
+  record: { topic: 'commands.remind', partition: 0, offset: '7' },
+} as const;
 
 describe('createMetrics', () => {
   it('when commands end, then they are counted and timed by type and outcome', async () => {
     const { observer, registry } = createMetrics();
-    observer.commandFinished?.({
-      type: 'remind',
-      outcome: 'completed',
-      durationMs: 120,
-      attempts: 1,
-    });
-    observer.commandFinished?.({ type: 'remind', outcome: 'failed', durationMs: 30, attempts: 1 });
+    observer.commandFinished?.({ ...end, outcome: 'completed', durationMs: 120 });
+    observer.commandFinished?.({ ...end, outcome: 'failed', durationMs: 30 });
     const text = await registry.metrics();
     expect(text).toContain('signing_bridge_commands_total{type="remind",outcome="completed"} 1');
     expect(text).toContain('signing_bridge_commands_total{type="remind",outcome="failed"} 1');
@@ -53,12 +59,7 @@ describe('createMetrics', () => {
     });
     onCall({ ...call, attempt: 0, durationMs: 12, httpStatus: 200 });
     onCall({ ...call, attempt: 0, durationMs: 5, httpStatus: 200, error: rejected });
-    onCall({
-      ...call,
-      attempt: 1,
-      durationMs: 1,
-      error: new RequestNotSent('x', { details: { ...call, reason: 'ECONNREFUSED' } }),
-    });
+    onCall(notSent);
     const text = await registry.metrics();
     expect(text).toContain(
       'signing_bridge_platform_calls_total{operation="createDraft",outcome="ok"} 1',
@@ -72,5 +73,109 @@ describe('createMetrics', () => {
     expect(text).toContain(
       'signing_bridge_platform_call_duration_seconds_count{operation="createDraft"} 3',
     );
+  });
+});
+
+describe('the metrics on-call needs', () => {
+  const rejectedWith = (platformCode: string) =>
+    new PlatformRejected('x', {
+      details: {
+        ...call,
+        platformCode,
+        rawCode: platformCode,
+        platformName: undefined,
+        platformMessage: '',
+        httpStatus: 200,
+        family: 'business',
+      },
+    });
+
+  it('when scraped, then Node default metrics have their standard names and no gauge ends in _total', async () => {
+    const { registry } = createMetrics();
+    const metrics = await registry.getMetricsAsJSON();
+    const names = metrics.map((m) => m.name);
+    for (const name of [
+      'process_start_time_seconds',
+      'process_resident_memory_bytes',
+      'nodejs_heap_size_used_bytes',
+      'nodejs_eventloop_lag_p99_seconds',
+      'nodejs_active_handles',
+    ]) {
+      expect(names).toContain(name);
+    }
+    const misnamed = metrics.filter(
+      (m) => String(m.type) !== 'counter' && m.name.endsWith('_total'),
+    );
+    expect(misnamed.map((m) => m.name)).toEqual([]);
+    expect(names.filter((n) => n.startsWith('signing_bridge_nodejs_'))).toEqual([]);
+  });
+
+  it('when nothing was dead-lettered yet, then every type and reason is there at 0; a dead letter counts by its error code', async () => {
+    const { observer, registry } = createMetrics();
+    const before = await registry.metrics();
+    expect(before).toContain(
+      'signing_bridge_dead_letters_total{type="create-contract",reason="SB_ERR_COMMAND_INVALID"} 0',
+    );
+    expect(before).toContain(
+      'signing_bridge_dead_letters_total{type="remind",reason="SB_ERR_COMMAND_CRASH_LOOP"} 0',
+    );
+    observer.deadLettered?.({ type: 'approve', reason: 'SB_ERR_COMMAND_LIMIT_EXCEEDED' });
+    expect(await registry.metrics()).toContain(
+      'signing_bridge_dead_letters_total{type="approve",reason="SB_ERR_COMMAND_LIMIT_EXCEEDED"} 1',
+    );
+  });
+
+  it('when the platform answers, then answers count by code: a code of its table, 0 for success, other for a code it lacks; no answer counts nothing', async () => {
+    const { onCall, registry } = createMetrics();
+    onCall({ ...call, attempt: 0, durationMs: 1, httpStatus: 200 });
+    onCall({ ...call, attempt: 0, durationMs: 1, httpStatus: 200, error: rejectedWith('1112') });
+    onCall({ ...call, attempt: 0, durationMs: 1, httpStatus: 200, error: rejectedWith('4711') });
+    onCall({ ...call, attempt: 0, durationMs: 1, httpStatus: 200, error: rejectedWith('4712') });
+    onCall(notSent);
+    const text = await registry.metrics();
+    const answers = text.split('\n').filter((l) => l.startsWith('signing_bridge_platform_answers'));
+    expect(answers).toEqual([
+      'signing_bridge_platform_answers_total{operation="createDraft",code="0"} 1',
+      'signing_bridge_platform_answers_total{operation="createDraft",code="1112"} 1',
+      'signing_bridge_platform_answers_total{operation="createDraft",code="other"} 2',
+    ]);
+  });
+
+  it('when partitions lags are reported, then each owned partition has its two lags, and a partition no longer reported loses its series', async () => {
+    const { observer, registry } = createMetrics();
+    const lag = (partition: number, committed: bigint, nextInHand: bigint) => ({
+      topic: 't.remind',
+      partition,
+      highWatermark: 100n,
+      committed,
+      nextInHand,
+    });
+    observer.partitionLags?.([lag(0, 40n, 90n), lag(1, 100n, 100n)]);
+    const first = await registry.metrics();
+    expect(first).toContain('signing_bridge_consumer_lag{topic="t.remind",partition="0"} 60');
+    expect(first).toContain(
+      'signing_bridge_consumer_lag_unfetched{topic="t.remind",partition="0"} 10',
+    );
+    expect(first).toContain('signing_bridge_consumer_lag{topic="t.remind",partition="1"} 0');
+    observer.partitionLags?.([lag(1, 95n, 100n)]);
+    const second = await registry.metrics();
+    expect(second).not.toContain('partition="0"');
+    expect(second).toContain('signing_bridge_consumer_lag{topic="t.remind",partition="1"} 5');
+  });
+
+  it('when scraped, then ready and kafka_connected say what the service says at that moment', async () => {
+    let ready = false;
+    const { registry } = createMetrics({ ready: () => ready, kafkaConnected: () => true });
+    expect(await registry.metrics()).toContain('signing_bridge_ready 0');
+    ready = true;
+    const text = await registry.metrics();
+    expect(text).toContain('signing_bridge_ready 1');
+    expect(text).toContain('signing_bridge_kafka_connected 1');
+  });
+
+  it('when the ledger size is reported, then ledger_bizids follows it', async () => {
+    const { observer, registry } = createMetrics();
+    observer.ledgerSize?.(1234);
+    expect(await registry.metrics()).toContain('signing_bridge_ledger_bizids 1234');
   });
 });

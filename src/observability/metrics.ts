@@ -1,12 +1,18 @@
 /**
  * Prometheus metrics, fed from the bridge's observer callbacks and the client's report of each
- * HTTP attempt. Label values are bounded: command types, outcomes, operations and code families.
+ * HTTP attempt (docs/observability.md lists them). Label values are bounded: command types,
+ * outcomes, operations, the platform's code table, the bridge's error codes, owned partitions.
+ * Node's default metrics keep their standard, unprefixed names (process_*, nodejs_*).
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { CallInfo } from '../api-client/index.js';
 import type { BridgeObserver, CircuitState } from '../consumers/index.js';
+import type { ErrorCode } from '../error-codes.js';
+import { COMMAND_TYPES } from '../schemas/messages/index.js';
 import { type BudgetMetrics, budgetMetrics } from './budget-metrics.js';
 import { callOutcome } from './call-outcome.js';
+import { kafkaMetrics, type ServiceStatus } from './kafka-metrics.js';
+import { answerCode } from './platform-answers.js';
 
 export interface Metrics {
   readonly registry: Registry;
@@ -18,17 +24,35 @@ export interface Metrics {
 
 const PREFIX = 'signing_bridge_';
 const CIRCUIT_VALUE: Record<CircuitState, number> = { closed: 0, 'half-open': 1, open: 2 };
+/** Why a record goes to the dead-letter topic: the codes of the errors that reject one. */
+export const DEAD_LETTER_REASONS: readonly ErrorCode[] = [
+  'SB_ERR_COMMAND_INVALID',
+  'SB_ERR_COMMAND_LIMIT_EXCEEDED',
+  'SB_ERR_COMMAND_CRASH_LOOP',
+];
+/**
+ * Gauges prom-client names with `_total`, which Prometheus keeps for counters (promtool refuses
+ * them); their unsuffixed twins (by type) remain.
+ */
+const MISNAMED_DEFAULTS = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+];
 
-export function createMetrics(): Metrics {
+export function createMetrics(status?: ServiceStatus): Metrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: PREFIX });
+  collectDefaultMetrics({ register: registry });
+  for (const name of MISNAMED_DEFAULTS) registry.removeSingleMetric(name);
   const m = instruments(registry);
   const budget = budgetMetrics(registry, PREFIX);
+  const kafka = kafkaMetrics(registry, PREFIX, status);
   const observer: BridgeObserver = {
     commandFinished({ type, outcome, durationMs }) {
       m.commands.inc({ type, outcome });
       m.commandDuration.observe({ type, outcome }, durationMs / 1000);
     },
+    deadLettered: ({ type, reason }) => m.deadLetters.inc({ type, reason }),
     retryScheduled: ({ type, reason }) => m.retries.inc({ type, reason }),
     recordForwarded: ({ type }) => m.forwarded.inc({ type }),
     consumptionPaused: (paused, reason) => m.paused.set({ reason }, paused ? 1 : 0),
@@ -38,19 +62,34 @@ export function createMetrics(): Metrics {
       m.pending.set(pending);
       budget.classLoad(byClass);
     },
+    ledgerSize: (bizIds) => m.ledgerBizIds.set(bizIds),
+    partitionLags: (lags) => kafka.partitionLags(lags),
   };
   const onCall = (info: CallInfo) => {
     const { operation } = info;
     m.calls.inc({ operation, outcome: callOutcome(info.error) });
     m.callDuration.observe({ operation }, info.durationMs / 1000);
     budget.onCall(info);
+    const code = answerCode(info);
+    if (code !== undefined) m.answers.inc({ operation, code });
   };
   return { registry, observer, onCall, budget };
 }
 
 function instruments(registers: Registry) {
   const common = { registers: [registers] };
+  const deadLetters = new Counter({
+    ...common,
+    name: `${PREFIX}dead_letters_total`,
+    help: 'Command records copied to the dead-letter topic, by type and reason (the error code)',
+    labelNames: ['type', 'reason'],
+  });
+  // At 0 from the start: the alert's increase() sees the first dead letter of each.
+  for (const type of COMMAND_TYPES) {
+    for (const reason of DEAD_LETTER_REASONS) deadLetters.inc({ type, reason }, 0);
+  }
   return {
+    deadLetters,
     commands: new Counter({
       ...common,
       name: `${PREFIX}commands_total`,
@@ -82,6 +121,12 @@ function instruments(registers: Registry) {
       help: 'HTTP attempts to the signing platform, by operation and outcome',
       labelNames: ['operation', 'outcome'],
     }),
+    answers: new Counter({
+      ...common,
+      name: `${PREFIX}platform_answers_total`,
+      help: "The platform's answers, by operation and code (its code table's codes, 0 for success, other)",
+      labelNames: ['operation', 'code'],
+    }),
     callDuration: new Histogram({
       ...common,
       name: `${PREFIX}platform_call_duration_seconds`,
@@ -109,6 +154,11 @@ function instruments(registers: Registry) {
       ...common,
       name: `${PREFIX}circuit_state`,
       help: 'Circuit breaker state: 0 closed, 1 half-open, 2 open',
+    }),
+    ledgerBizIds: new Gauge({
+      ...common,
+      name: `${PREFIX}ledger_bizids`,
+      help: 'BizIds the ledger holds an entry of, in the partitions this instance owns',
     }),
   };
 }

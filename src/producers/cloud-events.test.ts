@@ -63,6 +63,28 @@ describe('encodeEvent', () => {
     expect(record.headers).not.toHaveProperty('ce_subject');
   });
 });
+
+describe('encodeEvent of a traced command', () => {
+  it('when the command is traced, then its traceparent and tracestate are headers of the event, and nothing else of the context is', () => {
+    const traceContext = {
+      traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+      tracestate: 'vendor=x',
+      ce_type: 'forged',
+    };
+    const { headers } = encodeEvent(reminded, { ...address, traceContext }, now);
+    expect(headers).toMatchObject({
+      traceparent: traceContext.traceparent,
+      tracestate: 'vendor=x',
+      ce_type: 'signingbridge.reminder.sent',
+    });
+  });
+
+  it('when it is not traced, then the event has no trace header', () => {
+    const { headers } = encodeEvent(reminded, address, now);
+    expect(Object.keys(headers ?? {}).filter((name) => name.startsWith('trace'))).toEqual([]);
+  });
+});
+
 describe('encodeEvent of what the platform answered', () => {
   it('when a signatory has a status the spec does not list, then draft.created goes out with it as sent', () => {
     const example = EVENT_EXAMPLES['signingbridge.draft.created'];

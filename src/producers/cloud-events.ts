@@ -11,6 +11,14 @@ import { EVENTS, eventId, schemaId } from '../schemas/messages/index.js';
 
 export const SPEC_VERSION = '1.0';
 export const CONTENT_TYPE = 'application/json';
+/** W3C Trace Context, as Kafka headers: the trace of the command that published the event. */
+export const TRACE_HEADERS = ['traceparent', 'tracestate'] as const;
+
+export const TRACE_HEADER_DESCRIPTIONS: Record<(typeof TRACE_HEADERS)[number], string> = {
+  traceparent:
+    "W3C Trace Context: the trace and span of the command that published the event. Only when the bridge traces (OTEL_TRACES_EXPORTER); the command's own traceparent, when it had one, is the span's parent",
+  tracestate: "W3C Trace Context: the command's tracestate, passed on with traceparent",
+};
 
 /** The headers of an event, by CloudEvents attribute: the AsyncAPI document is built from these. */
 export const CE_HEADERS = {
@@ -51,6 +59,8 @@ export interface EventAddress {
   readonly bizId: string | undefined;
   /** ce_correlationid, and the base of ce_id. */
   readonly commandId: string;
+  /** The command's trace context; only TRACE_HEADERS are taken from it. */
+  readonly traceContext?: Readonly<Record<string, string>>;
 }
 
 /** @throws EventInvalid when the data breaks its schema. */
@@ -76,6 +86,10 @@ export function encodeEvent(
     [CE_HEADERS.contentType]: CONTENT_TYPE,
   };
   if (address.bizId !== undefined) headers[CE_HEADERS.subject] = address.bizId;
+  for (const name of TRACE_HEADERS) {
+    const value = address.traceContext?.[name];
+    if (value) headers[name] = value;
+  }
   return {
     topic: address.topic,
     key: address.bizId ?? null,

@@ -1,5 +1,5 @@
 // The chart's optional parts, rendered by helm: Kafka's TLS and SASL secrets as files named by
-// the KAFKA_TLS* / KAFKA_SASL* variables, the alert rules (checked again by promtool as
+// the KAFKA_TLS* / KAFKA_SASL* variables, the OTLP headers' Secret, the alert rules (checked again by promtool as
 // rendered) and the Grafana dashboard.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -105,6 +105,20 @@ describe('Kafka TLS and SASL in the chart', () => {
     expect(renderError([MINIMAL], ['--set', 'kafka.sasl.mechanism=gssapi'])).toContain(
       "'/kafka/sasl/mechanism'",
     );
+  });
+});
+
+describe('tracing in the chart', () => {
+  it('when the OTLP headers Secret is named, then OTEL_EXPORTER_OTLP_HEADERS comes from its key and the endpoint from config; otherwise there are none', () => {
+    const env = envOf(container(one(full, 'Deployment', bridge)));
+    expect(env.get('OTEL_EXPORTER_OTLP_HEADERS')?.valueFrom).toEqual({
+      secretKeyRef: { name: 'signing-bridge-otlp', key: 'headers' },
+    });
+    expect(env.get('OTEL_EXPORTER_OTLP_ENDPOINT')?.value).toBe(
+      'http://otel-collector.observability:4318',
+    );
+    const names = [...envOf(container(one(minimal, 'Deployment', bridge))).keys()];
+    expect(names.filter((name) => name.startsWith('OTEL_'))).toEqual([]);
   });
 });
 

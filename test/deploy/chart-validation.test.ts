@@ -33,6 +33,7 @@ const OPTIONS: Record<string, string[]> = {
     ...['--set', 'kafka.sasl.mechanism=plain', '--set', 'kafka.sasl.username=bridge'],
     ...['--set', 'kafka.sasl.password.secretName=sasl'],
   ],
+  'tracing headers': ['--set', 'tracing.otlpHeaders.secretName=otlp'],
   nodeOptions: ['--set', 'nodeOptions=--max-old-space-size=400'],
   imagePullSecrets: ['--set', 'imagePullSecrets[0].name=registry'],
   nodeSelector: ['--set', 'nodeSelector.kubernetes\\.io/os=linux'],

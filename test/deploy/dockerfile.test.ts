@@ -303,8 +303,9 @@ const schema = JSON.parse(schemaText) as {
 
 /** The env entries the templates write by name (the rest come from `config`). */
 const literalEnv = [...templates.matchAll(/^\s*- name: ([A-Z][A-Z0-9_]*)$/gm)].map((m) => m[1]);
+/** The env entries whose value is a Secret's key, by the variable they set. */
 const secretEnv = [
-  ...templates.matchAll(/secretKeyRef:\s*\n\s*name: .*\n\s*key: ([A-Z0-9_]+)/g),
+  ...templates.matchAll(/- name: ([A-Z][A-Z0-9_]*)\s*\n\s*valueFrom:\s*\n\s*secretKeyRef:/g),
 ].map((m) => m[1]);
 
 describe('the chart against CONFIG', () => {
@@ -340,7 +341,11 @@ describe('the chart against CONFIG', () => {
     expect(secrets.filter((name) => !fromSecret(name))).toEqual([]);
     // And a secretKeyRef only for a secret variable.
     expect(secretEnv.filter((name) => !secrets.includes(name as string))).toEqual([]);
-    expect(secretEnv).toEqual(['SIGNING_APP_TOKEN', 'SIGNING_APP_SECRET']);
+    expect(secretEnv).toEqual([
+      'SIGNING_APP_TOKEN',
+      'SIGNING_APP_SECRET',
+      'OTEL_EXPORTER_OTLP_HEADERS',
+    ]);
   });
 
   it('misses no required variable', () => {

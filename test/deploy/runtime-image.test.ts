@@ -115,6 +115,19 @@ describe('the service image, assembled as the Dockerfile does', () => {
     expect(checked.stdout).toContain('configuration is valid');
   });
 
+  it('when tracing is asked for, then the OpenTelemetry SDK it loads on demand is there and loads', () => {
+    const app = join(root, 'runtime', 'app');
+    for (const module of ['observability/tracing-sdk.js', 'observability/command-span.js']) {
+      const path = join(app, 'dist', module);
+      const loaded = run(process.execPath, [
+        '--input-type=module',
+        '-e',
+        `await import(${JSON.stringify(path)});`,
+      ]);
+      expect(loaded.status, loaded.stderr).toBe(0);
+    }
+  });
+
   it('when the simulator is asked of it, then it says the simulator is left out and where to find it', () => {
     const app = join(root, 'runtime', 'app');
     const asked = run(process.execPath, [

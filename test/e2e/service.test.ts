@@ -176,8 +176,13 @@ describe('signing-bridge run', () => {
   it('when the configuration is right, then --check-config says so, prints it with secrets masked and exits 0', async () => {
     const run = runCommand(environment(uniquePrefix()), ['--check-config']);
     expect(await run.exited).toBe(0);
-    expect(run.output.stdout).toContain('configuration is valid');
-    expect(run.output.stdout).toContain('"SIGNING_APP_SECRET": "***"');
+    // Its verdict and the configuration it checked, nothing else: no log line of the parts it
+    // built and stopped, before or after.
+    const [verdict, ...rest] = run.output.stdout.trimEnd().split('\n');
+    expect(verdict).toBe('configuration is valid (secrets masked):');
+    const printed = JSON.parse(rest.join('\n')) as Record<string, unknown>;
+    expect(printed).toMatchObject({ SIGNING_APP_SECRET: '***', OTEL_EXPORTER_OTLP_HEADERS: '***' });
+    expect(run.output.stderr).toBe('');
     expect(run.output.stdout).not.toContain('demo-app-secret');
   });
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Tracer } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import { SigningClient, type SigningClientOptions } from '../../src/api-client/index.js';
 import {
@@ -33,6 +34,8 @@ export async function startBridge(options: {
   client?: Partial<SigningClientOptions>;
   /** Wraps the Kafka connection, to watch what the bridge asks of it. */
   kafka?: (connection: KafkaConnection) => KafkaConnection;
+  /** Traces the client's calls (src/observability/tracing.ts). */
+  tracer?: Tracer;
 }): Promise<InProcessBridge> {
   const log = options.log ?? testLogger('bridge');
   const settings = testSettings(options.settings);
@@ -43,6 +46,7 @@ export async function startBridge(options: {
     retry: { maxAttempts: 1, initialDelayMs: 1, maxDelayMs: 5 },
     priorityWeights: Object.fromEntries(classWeights(settings.classes)),
     ...options.client,
+    tracer: options.tracer,
   });
   const files = createFileLoader({
     allowedHosts: [],

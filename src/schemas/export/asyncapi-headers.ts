@@ -8,6 +8,8 @@ import {
   CONTENT_TYPE,
   OPTIONAL_CE_HEADERS,
   SPEC_VERSION,
+  TRACE_HEADER_DESCRIPTIONS,
+  TRACE_HEADERS,
 } from '../../producers/cloud-events.js';
 import {
   DLQ_HEADER_DESCRIPTIONS,
@@ -40,7 +42,8 @@ function attributeValue(attribute: Attribute, type: EventType): JsonSchema {
 
 /**
  * An event's headers. ce_subject is there whenever the key is: only a command.rejected of a
- * record without key and readable bizId lacks both.
+ * record without key and readable bizId lacks both. The trace headers are there when the bridge
+ * traces.
  */
 export function cloudEventHeaders(type: EventType): JsonSchema {
   const attributes = Object.keys(CE_HEADERS) as Attribute[];
@@ -50,8 +53,8 @@ export function cloudEventHeaders(type: EventType): JsonSchema {
   );
   return {
     type: 'object',
-    properties: Object.fromEntries(
-      attributes.map((attribute) => [
+    properties: Object.fromEntries([
+      ...attributes.map((attribute) => [
         CE_HEADERS[attribute],
         {
           type: 'string',
@@ -59,7 +62,11 @@ export function cloudEventHeaders(type: EventType): JsonSchema {
           ...attributeValue(attribute, type),
         },
       ]),
-    ),
+      ...TRACE_HEADERS.map((name) => [
+        name,
+        { type: 'string', description: TRACE_HEADER_DESCRIPTIONS[name] },
+      ]),
+    ]),
     required: required.map((attribute) => CE_HEADERS[attribute]),
   };
 }

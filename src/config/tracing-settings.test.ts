@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigInvalid } from '../errors.js';
+import { tracingSettings } from './component-settings.js';
+import { loadConfig } from './load.js';
+
+const REQUIRED = {
+  KAFKA_BROKERS: 'localhost:9092',
+  SIGNING_API_BASE_URL: 'https://platform.example',
+  SIGNING_APP_TOKEN: 't',
+  SIGNING_APP_SECRET: 's',
+};
+const settings = (env: Record<string, string>) =>
+  tracingSettings(loadConfig({ ...REQUIRED, ...env }));
+
+describe('tracingSettings', () => {
+  it('when no OTEL_ variable is set, then tracing is off', () => {
+    expect(settings({}).exporter).toBe('none');
+  });
+
+  it('when an OTLP endpoint is set, then spans go to its /v1/traces', () => {
+    expect(settings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).exporter).toEqual({
+      url: 'http://collector:4318/v1/traces',
+      headers: {},
+      timeoutMs: 10_000,
+    });
+  });
+
+  it('when OTEL_TRACES_EXPORTER=otlp alone, then the default endpoint; a traces endpoint is taken as it is, with the headers decoded', () => {
+    expect(settings({ OTEL_TRACES_EXPORTER: 'otlp' }).exporter).toMatchObject({
+      url: 'http://localhost:4318/v1/traces',
+    });
+    const exporter = settings({
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://otlp.example/api/traces',
+      OTEL_EXPORTER_OTLP_HEADERS: 'api-key=a%20b,x-team=esign',
+    }).exporter;
+    expect(exporter).toEqual({
+      url: 'https://otlp.example/api/traces',
+      headers: { 'api-key': 'a b', 'x-team': 'esign' },
+      timeoutMs: 10_000,
+    });
+  });
+
+  it('when OTEL_TRACES_EXPORTER=none or OTEL_SDK_DISABLED=true, then tracing is off even with an endpoint', () => {
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' };
+    expect(settings({ ...endpoint, OTEL_TRACES_EXPORTER: 'none' }).exporter).toBe('none');
+    expect(settings({ ...endpoint, OTEL_SDK_DISABLED: 'true' }).exporter).toBe('none');
+  });
+
+  it('when OTEL_ values are malformed, then start-up stops naming each', () => {
+    const bad = {
+      OTEL_TRACES_EXPORTER: 'jaeger',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+      OTEL_EXPORTER_OTLP_HEADERS: 'no-equals-sign',
+      OTEL_TRACES_SAMPLER_ARG: '1.5',
+    };
+    let error: unknown;
+    try {
+      settings(bad);
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(ConfigInvalid);
+    const named = (error as ConfigInvalid).details.variables.map((v) => v.path);
+    expect(named.sort()).toEqual(Object.keys(bad).sort());
+  });
+
+  it('when resource attributes and the service name are set, then the spans carry them', () => {
+    const traced = settings({
+      OTEL_SERVICE_NAME: 'bridge-eu',
+      OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=prod',
+    });
+    expect(traced.serviceName).toBe('bridge-eu');
+    expect(traced.resourceAttributes).toEqual({ 'deployment.environment.name': 'prod' });
+  });
+});

@@ -1,0 +1,134 @@
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
+import { pino } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startAttemptSpan } from '../api-client/call-span.js';
+import type { InboundRecord } from '../kafka/index.js';
+import { createTracing, type Tracing, type TracingSettings } from './tracing.js';
+
+const log = pino({ level: 'silent' });
+const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
+const PRODUCER_SPAN = '00f067aa0ba902b7';
+
+const settings = (exporter: TracingSettings['exporter']): TracingSettings => ({
+  exporter,
+  serviceName: 'signing-bridge',
+  resourceAttributes: { 'deployment.environment.name': 'test' },
+  sampler: 'parentbased_always_on',
+  samplerRatio: 1,
+  eventsTopic: 'signing-bridge.events',
+});
+
+const record = (headers: InboundRecord['headers']): InboundRecord => ({
+  topic: 'signing-bridge.commands.remind',
+  partition: 2,
+  offset: '17',
+  key: Buffer.from('b-1'),
+  value: Buffer.from('{}'),
+  headers,
+  timestamp: '0',
+});
+
+const end = {
+  type: 'remind',
+  durationMs: 5,
+  attempts: 1,
+  record: { topic: 'signing-bridge.commands.remind', partition: 2, offset: '17' },
+} as const;
+
+let tracing: Tracing | undefined;
+afterEach(() => tracing?.shutdown());
+
+async function started() {
+  const exporter = new InMemorySpanExporter();
+  tracing = createTracing(settings(exporter), log);
+  await tracing.start();
+  return { exporter, tracing };
+}
+
+describe('createTracing', () => {
+  it('when the variables do not ask for tracing, then there is no tracer and no command span', () => {
+    const off = createTracing(settings('none'), log);
+    expect(off.tracer).toBeUndefined();
+    expect(off.commandStarted).toBeUndefined();
+  });
+
+  it("when a command carries a traceparent, then its span continues that trace, the platform call made while it runs is its child, and so is the write of its ending; its headers carry the command span's context", async () => {
+    const { exporter, tracing: on } = await started();
+    const traceparent = `00-${TRACE_ID}-${PRODUCER_SPAN}-01`;
+    const observation = on.commandStarted?.({
+      type: 'remind',
+      record: record({ traceparent: Buffer.from(traceparent), tracestate: 'vendor=x' }),
+    });
+    if (!observation) throw new Error('no observation');
+    await observation.run(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      const call = { baseUrl: new URL('http://platform:8090'), path: '/v2/contract/notice' };
+      startAttemptSpan(on.tracer, { ...call, operation: 'remindSignatories' }, 1).end({
+        httpStatus: 200,
+      });
+    });
+    await observation.publish(async () => {});
+    observation.end({ ...end, outcome: 'completed', commandId: 'c-1', bizId: 'b-1' });
+
+    const spans = exporter.getFinishedSpans();
+    const byKind = (kind: SpanKind) => spans.filter((s) => s.kind === kind);
+    const [command] = byKind(SpanKind.CONSUMER);
+    const [client] = byKind(SpanKind.CLIENT);
+    const [produce] = byKind(SpanKind.PRODUCER);
+    if (!command || !client || !produce) throw new Error(`spans: ${spans.map((s) => s.name)}`);
+    expect(spans.map((s) => s.spanContext().traceId)).toEqual([TRACE_ID, TRACE_ID, TRACE_ID]);
+    expect(command.name).toBe('process signing-bridge.commands.remind');
+    expect(command.parentSpanContext?.spanId).toBe(PRODUCER_SPAN);
+    expect(command.attributes).toMatchObject({
+      'messaging.system': 'kafka',
+      'messaging.operation.type': 'process',
+      'messaging.destination.name': 'signing-bridge.commands.remind',
+      'messaging.destination.partition.id': '2',
+      'messaging.kafka.offset': 17,
+      'messaging.message.id': 'c-1',
+    });
+    const commandSpanId = command.spanContext().spanId;
+    expect(client.parentSpanContext?.spanId).toBe(commandSpanId);
+    expect(client.name).toBe('POST /v2/contract/notice');
+    expect(client.attributes).toMatchObject({
+      'http.request.method': 'POST',
+      'url.full': 'http://platform:8090/v2/contract/notice',
+      'server.address': 'platform',
+      'server.port': 8090,
+      'http.response.status_code': 200,
+      'http.request.resend_count': 1,
+    });
+    expect(produce.parentSpanContext?.spanId).toBe(commandSpanId);
+    expect(produce.name).toBe('send signing-bridge.events');
+    expect(observation.headers).toEqual({
+      traceparent: `00-${TRACE_ID}-${commandSpanId}-01`,
+      tracestate: 'vendor=x',
+    });
+    expect(observation.traceId).toBe(TRACE_ID);
+  });
+
+  it('when a command without a traceparent fails, then its span starts a trace of its own and says the error', async () => {
+    const { exporter, tracing: on } = await started();
+    const observation = on.commandStarted?.({ type: 'remind', record: record({}) });
+    observation?.end({ ...end, outcome: 'failed', errorCode: 'SB_ERR_PLATFORM_REJECTED' });
+    const [span] = exporter.getFinishedSpans();
+    expect(span?.parentSpanContext).toBeUndefined();
+    expect(span?.status).toEqual({
+      code: SpanStatusCode.ERROR,
+      message: 'SB_ERR_PLATFORM_REJECTED',
+    });
+    expect(span?.attributes['error.type']).toBe('SB_ERR_PLATFORM_REJECTED');
+  });
+
+  it('when the traceparent says not sampled, then nothing is recorded and the headers pass that on', async () => {
+    const { exporter, tracing: on } = await started();
+    const traceparent = `00-${TRACE_ID}-${PRODUCER_SPAN}-00`;
+    const observation = on.commandStarted?.({ type: 'remind', record: record({ traceparent }) });
+    observation?.end({ ...end, outcome: 'completed' });
+    expect(exporter.getFinishedSpans()).toEqual([]);
+    expect(observation?.headers.traceparent).toMatch(
+      new RegExp(`^00-${TRACE_ID}-[0-9a-f]{16}-00$`),
+    );
+  });
+});
