@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: the bridge against a naive kafkajs baseline on the same kind of backlog, then
  * the drain of a backlog under the platform's rate limit; interactive commands behind a batch,
- * with priority classes and without; bridge processes sharing one budget (see bench/README.md).
+ * with priority classes and without; bridge processes sharing one budget; the bridge starting on
+ * ledgers of years of history (see bench/README.md).
  * The broker is a local one (or KAFKA_BROKERS), the simulator and every subject each run in a
  * child process of their own. Prints tables with PASS/FAIL per target and writes
  * bench/results/*.json; exits 0 whatever the verdicts (it is a measurement, not a test).
@@ -28,6 +29,7 @@ import { machine, RESULTS, results, save } from './bridge/report.js';
 import { progress, type RunContext } from './bridge/run-context.js';
 import { BASELINE, BRIDGE } from './bridge/subjects.js';
 import { measureThroughput } from './bridge/throughput-run.js';
+import { measureLedgerScale, printLedgerScale } from './ledger/scale-run.js';
 import { childPid } from './support/proc-stats.js';
 import { startSimulatorProcess } from './support/simulator-process.js';
 
@@ -42,12 +44,15 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => void closeAll().finally(() => process.exit(130)));
 }
 
-/** KAFKA_BROKERS, or a local broker of our own (its JVM found, to read its CPU time). */
-async function broker(): Promise<{ brokers: string[]; pid: number | undefined }> {
+/**
+ * KAFKA_BROKERS, or a local broker of our own (its JVM found, to read its CPU time), with a
+ * larger heap for the ledger scenario's millions of records.
+ */
+async function broker(heapMb: number): Promise<{ brokers: string[]; pid: number | undefined }> {
   const given = process.env.KAFKA_BROKERS;
   if (given) return { brokers: given.split(','), pid: undefined };
   progress('starting a local Kafka broker');
-  const kafka = await startLocalKafka();
+  const kafka = await startLocalKafka({ heapMb });
   closers.push(() => kafka.stop());
   return { brokers: kafka.brokers, pid: await childPid(process.pid, 'java') };
 }
@@ -58,7 +63,7 @@ async function main(): Promise<void> {
   const loadAtStart = loadavg();
   progress(options.tsx ? 'subjects run under tsx' : 'compiling the subjects');
   const entries = await subjectEntries(options.tsx);
-  const kafka = await broker();
+  const kafka = await broker(options.scenarios.has('ledger') ? 1024 : 512);
   // Latency and the rate limit are set through the admin API (as --latency-ms and --rps would),
   // so they can be off while each scenario makes its contracts.
   const simulator = await startSimulatorProcess();
@@ -95,6 +100,12 @@ async function main(): Promise<void> {
       group,
       verdicts,
     });
+    process.stdout.write(`written to ${fileURLToPath(file)}\n`);
+  }
+  if (options.scenarios.has('ledger')) {
+    const ledger = await measureLedgerScale(run, loadAtStart);
+    printLedgerScale(ledger);
+    const file = await saveResult('ledger-scale', ledger);
     process.stdout.write(`written to ${fileURLToPath(file)}\n`);
   }
 }

@@ -132,7 +132,10 @@ function printVerdicts(verdicts: readonly Verdict[]): void {
   for (const v of verdicts) out(`  ${v.pass ? 'PASS' : 'FAIL'}  ${v.target}: ${v.measured}`);
 }
 
-export async function saveResult(name: 'fairness' | 'group', result: object): Promise<URL> {
+export async function saveResult(
+  name: 'fairness' | 'group' | 'ledger-scale',
+  result: object,
+): Promise<URL> {
   await mkdir(RESULTS, { recursive: true });
   const file = new URL(`${name}.json`, RESULTS);
   const document = { date: new Date().toISOString(), ...result };

@@ -10,8 +10,12 @@ Scenarios, each selectable with --only (default: all, in this order):
               and without (bench/results/fairness.json)
   group       bridge processes sharing one platform budget while one is killed and one added
               (bench/results/group.json)
+  ledger      the bridge starting on ledgers of 100k, 1M and 10M bizIds of history, 100k of
+              them within the replay window; a rebalance on the 1M one; the longest, by far
+              (bench/results/ledger-scale.json; also npm run bench:ledger)
 
-  --only LIST            the scenarios to run, comma-separated (default throughput,fairness,group)
+  --only LIST            the scenarios to run, comma-separated
+                         (default throughput,fairness,group,ledger)
   --commands N           backlog of the throughput scenario (default 30000)
   --baseline-commands N  the baseline's backlog (default: --commands, at most 10000: the
                          baseline drains ~150/s, and throughput is a rate)
@@ -40,6 +44,11 @@ Scenarios, each selectable with --only (default: all, in this order):
   --group-overbudget-seconds S  first, the same processes given three times the budget (each
                          its old per-instance 20/s) for S s: what AIMD makes of it; 0 skips
                          (default 60)
+  --ledger-sizes LIST    bizIds of history of each ledger; 0 first gives the baseline memory
+                         (default 0,100000,1000000,10000000)
+  --ledger-window N      bizIds of each ledger active within the replay window (default 100000)
+  --ledger-commands N    new commands after each start (default 1000)
+  --ledger-rebalance-size N  the ledger on which a second bridge joins (default 1000000)
   --cpu-prof             write the subjects' V8 CPU profiles to bench/results/profiles/
   --tsx                  run the subjects from source under tsx, not compiled by tsc
   --bridge-flags=F       node flags for the bridge only, e.g. --bridge-flags=--max-old-space-size=128
@@ -47,7 +56,7 @@ Scenarios, each selectable with --only (default: all, in this order):
   -h, --help             show this help
 `;
 
-export const SCENARIOS = ['throughput', 'fairness', 'group'] as const;
+export const SCENARIOS = ['throughput', 'fairness', 'group', 'ledger'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 export interface Options {
@@ -76,6 +85,12 @@ export interface Options {
     readonly commands: number;
     readonly bridges: number;
     readonly overbudgetSeconds: number;
+  };
+  readonly ledger: {
+    readonly sizes: readonly number[];
+    readonly windowBizIds: number;
+    readonly commands: number;
+    readonly rebalanceSize: number;
   };
   readonly cpuProf: boolean;
   readonly tsx: boolean;
@@ -114,6 +129,10 @@ export function parseOptions(argv: string[]): Options | 'help' {
       'group-commands': { ...number, default: '20000' },
       'group-bridges': { ...number, default: '3' },
       'group-overbudget-seconds': { ...number, default: '60' },
+      'ledger-sizes': { ...number, default: '0,100000,1000000,10000000' },
+      'ledger-window': { ...number, default: '100000' },
+      'ledger-commands': { ...number, default: '1000' },
+      'ledger-rebalance-size': { ...number, default: '1000000' },
       'cpu-prof': flag,
       tsx: flag,
       'bridge-flags': { ...number, default: '' },
@@ -153,6 +172,12 @@ export function parseOptions(argv: string[]): Options | 'help' {
       commands: atLeast(1, 'group-commands', v['group-commands']),
       bridges: atLeast(2, 'group-bridges', v['group-bridges']),
       overbudgetSeconds: atLeast(0, 'group-overbudget-seconds', v['group-overbudget-seconds']),
+    },
+    ledger: {
+      sizes: v['ledger-sizes'].split(',').map((size) => atLeast(0, 'ledger-sizes', size)),
+      windowBizIds: atLeast(1, 'ledger-window', v['ledger-window']),
+      commands: atLeast(1, 'ledger-commands', v['ledger-commands']),
+      rebalanceSize: atLeast(0, 'ledger-rebalance-size', v['ledger-rebalance-size']),
     },
     cpuProf: v['cpu-prof'],
     tsx: v.tsx,

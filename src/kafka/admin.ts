@@ -72,6 +72,7 @@ export async function connectAdmin(kafka: Kafka): Promise<ClusterAdmin> {
   };
 }
 
+// With the backoff below, about 10 s in all.
 const RETRIES = 8;
 
 /**
@@ -89,11 +90,16 @@ async function retried<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** When another instance creates them at the same moment, kafkajs returns false: fine. */
+/**
+ * When another instance creates them at the same moment, kafkajs returns false: fine. kafkajs'
+ * own wait for leaders gives up on the first "does not host this topic-partition" a broker
+ * answers while the topic is still being set up, so the wait is ours: metadata is asked again,
+ * with backoff, until every partition has a leader.
+ */
 async function createTopics(admin: Admin, specs: readonly TopicSpec[]): Promise<void> {
   if (specs.length === 0) return;
   await admin.createTopics({
-    waitForLeaders: true,
+    waitForLeaders: false,
     topics: specs.map(({ topic, partitions, replicationFactor, configs }) => ({
       topic,
       numPartitions: partitions,
@@ -101,6 +107,23 @@ async function createTopics(admin: Admin, specs: readonly TopicSpec[]): Promise<
       configEntries: Object.entries(configs).map(([name, value]) => ({ name, value })),
     })),
   });
+  await retried(async () => {
+    const topics = specs.map((spec) => spec.topic);
+    const { topics: metadata } = await admin.fetchTopicMetadata({ topics });
+    const leaderless = metadata.filter(({ partitions }) =>
+      partitions.some((partition) => partition.leader < 0),
+    );
+    if (leaderless.length > 0) throw new LeadersNotElected(leaderless.map(({ name }) => name));
+  });
+}
+
+/** Thrown, and retried, while a topic just created has a partition without a leader. */
+class LeadersNotElected extends Error {
+  readonly retriable = true;
+
+  constructor(topics: readonly string[]) {
+    super(`no leader yet for every partition of ${topics.join(', ')}`);
+  }
 }
 
 async function describeTopics(
