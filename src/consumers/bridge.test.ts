@@ -89,6 +89,7 @@ function fakeKafka(
     admin: async () => ({
       ensureTopics: async (specs) => new Map(specs.map((spec) => [spec.topic, 1])),
       maxMessageBytes: async (topics) => new Map(topics.map((topic) => [topic, 1_048_588])),
+      describeTopics: async () => new Map(),
       disconnect: async () => {},
     }),
     consumer: () => consumer,

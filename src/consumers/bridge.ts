@@ -5,9 +5,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { TopicsNotCoPartitioned } from '../errors.js';
-import type { GroupConsumer, RecordProducer } from '../kafka/index.js';
+import type { GroupConsumer, RecordProducer, TopicAdmin } from '../kafka/index.js';
 import { sweepIntervalMs } from '../partitions/index.js';
-import { topicTable } from '../topics/table.js';
+import { compareTopics } from '../topics/differences.js';
+import { LEDGER_CONFIGS, type TopicRow, topicTable } from '../topics/table.js';
 import { settlesWithin } from './deadline.js';
 import { createEngine, type Engine, type WriteLimits } from './engine.js';
 import { type BridgeOptions, checkSettings } from './settings.js';
@@ -238,6 +239,7 @@ export class Bridge {
           { details: { partitions } },
         );
       }
+      await this.#checkLedgerSettings(admin, table);
       const written = [topics.events, topics.deadLetter, topics.ledger];
       const limits = await admin.maxMessageBytes(written);
       const of = (topic: string) => limits.get(topic) ?? Number.POSITIVE_INFINITY;
@@ -250,6 +252,25 @@ export class Bridge {
     } finally {
       await admin.disconnect();
     }
+  }
+
+  /**
+   * A ledger topic made without the settings under which compaction keeps it short (by an
+   * earlier version, or by hand) still works, but every restore reads more: say so once.
+   */
+  async #checkLedgerSettings(admin: TopicAdmin, table: readonly TopicRow[]): Promise<void> {
+    const { topics, log } = this.#options;
+    const row = table.find((r) => r.topic === topics.ledger);
+    if (!row) return;
+    const described = await admin.describeTopics([row.topic], Object.keys(LEDGER_CONFIGS));
+    const lacking = compareTopics([row], described)
+      .flatMap((state) => state.differences)
+      .filter((difference) => difference.setting in LEDGER_CONFIGS);
+    if (lacking.length === 0) return;
+    log.warn(
+      { topic: row.topic, differences: lacking },
+      'the ledger topic lacks the compaction settings that keep restores short; signing-bridge topics check lists them (docs/cli.md)',
+    );
   }
 
   /** An open circuit turns half-open only when asked; ask when it is due. */

@@ -1,8 +1,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import kafkajs, { type Admin, type Kafka } from 'kafkajs';
 import { TopicsMissing } from '../errors.js';
-import type { ClusterAdmin, PartitionRange, TopicDescription } from './tool-types.js';
-import type { TopicSpec } from './types.js';
+import type { ClusterAdmin, PartitionRange } from './tool-types.js';
+import type { TopicDescription, TopicSpec } from './types.js';
 
 // Not among the names Node finds in kafkajs' CommonJS exports: read off the module itself.
 const { ConfigResourceTypes } = kafkajs;

@@ -1,7 +1,7 @@
 /**
  * What the SDK and the operator commands need of Kafka besides the bridge's own view (types.ts):
  * where each written record landed, writes under one transactional id, reading topics from a
- * chosen position, and describing topics. Only src/kafka implements them.
+ * chosen position. Only src/kafka implements them.
  */
 import type {
   InboundRecord,
@@ -40,15 +40,6 @@ export interface ExclusiveProducer {
   disconnect(): Promise<void>;
 }
 
-export interface TopicDescription {
-  readonly topic: string;
-  readonly partitions: number;
-  /** The fewest replicas any of its partitions has. */
-  readonly replicationFactor: number;
-  /** The configuration entries asked for, as the broker reports them (defaults included). */
-  readonly configs: Readonly<Record<string, string>>;
-}
-
 export interface PartitionRange {
   readonly partition: number;
   /** The first offset the partition still holds. */
@@ -58,11 +49,6 @@ export interface PartitionRange {
 }
 
 export interface ClusterAdmin extends TopicAdmin {
-  /** The topics that exist, described; a topic that does not exist is absent from the map. */
-  describeTopics(
-    topics: readonly string[],
-    configNames: readonly string[],
-  ): Promise<Map<string, TopicDescription>>;
   createTopics(specs: readonly TopicSpec[]): Promise<void>;
   ranges(topic: string): Promise<PartitionRange[]>;
   /** Per partition, the first offset written at or after `timestamp` (ms), or its end. */

@@ -145,6 +145,15 @@ export interface TopicLayout {
   readonly create: boolean;
 }
 
+export interface TopicDescription {
+  readonly topic: string;
+  readonly partitions: number;
+  /** The fewest replicas any of its partitions has. */
+  readonly replicationFactor: number;
+  /** The configuration entries asked for, as the broker reports them (defaults included). */
+  readonly configs: Readonly<Record<string, string>>;
+}
+
 export interface TopicAdmin {
   /**
    * Creates the missing topics, or with `create: false` rejects naming them (TopicsMissing);
@@ -156,6 +165,11 @@ export interface TopicAdmin {
   ): Promise<Map<string, number>>;
   /** Each topic's `max.message.bytes`: the largest record batch it takes. */
   maxMessageBytes(topics: readonly string[]): Promise<Map<string, number>>;
+  /** The topics that exist, described; a topic that does not exist is absent from the map. */
+  describeTopics(
+    topics: readonly string[],
+    configNames: readonly string[],
+  ): Promise<Map<string, TopicDescription>>;
   disconnect(): Promise<void>;
 }
 

@@ -141,4 +141,37 @@ describe('signing-bridge topics', () => {
     bridge.kill('SIGTERM');
     expect(await bridge.exited).toBe(0);
   });
+
+  it('when the ledger topic exists without its compaction settings, then the bridge starts and warns naming each one, as check does', async () => {
+    const prefix = uniquePrefix();
+    const kafka = createKafkaConnection({
+      brokers: [brokers],
+      clientId: 'harness',
+      log: testLogger('harness'),
+    });
+    const admin = await kafka.clusterAdmin();
+    const configs = { 'cleanup.policy': 'compact' };
+    await admin.createTopics([{ topic: `${prefix}ledger`, partitions: 3, configs }]);
+    await admin.disconnect();
+
+    const env = {
+      ...environment(prefix),
+      KAFKA_GROUP_ID: `g-${prefix}`,
+      SIGNING_API_BASE_URL: 'http://127.0.0.1:9',
+      SIGNING_APP_TOKEN: 'token',
+      SIGNING_APP_SECRET: 'secret',
+      HTTP_PORT: '0',
+    };
+    const run = cli(['run'], env);
+    const line = await run.waitFor(/\{[^\n]*the ledger topic lacks[^\n]*\}/, 'stdout', 60_000);
+    await run.waitFor(/signing-bridge running/, 'stdout', 60_000);
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+    const { differences } = JSON.parse(line) as { differences: TopicLine['differences'] };
+    expect(differences.map((d) => d.setting)).toContain('segment.ms');
+    expect(differences.map((d) => d.setting)).toContain('min.cleanable.dirty.ratio');
+    const check = await topics('check', env);
+    const ledger = check.lines.find((l) => l.role === 'ledger');
+    expect(differences).toEqual(ledger?.differences);
+  });
 });
