@@ -212,6 +212,14 @@ export const ERROR_CODES = {
       'Create them as the topic table says (`signing-bridge topics create`, docs/cli.md), or set TOPICS_CREATE=true; the message names each missing topic.',
     seenIn: `${AT_START}; \`signing-bridge history\` (exit 4)`,
   },
+  SB_ERR_KAFKA_TOPICS_LEADERLESS: {
+    meaning:
+      'Topics the bridge (or `signing-bridge topics create`) just created still had a partition without a leader after about 10 s.',
+    retryable: true,
+    action:
+      'Start again; if it repeats, check that the cluster has as many live brokers as TOPIC_REPLICATION_FACTOR asks for and that its controller is healthy. The message names the topics.',
+    seenIn: `${AT_START}; \`signing-bridge topics create\``,
+  },
   SB_ERR_SDK_COMMAND_INVALID: {
     meaning:
       'The SDK (or `signing-bridge send`) refused a command that breaks its schema; nothing was sent.',

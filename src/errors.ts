@@ -337,6 +337,15 @@ export class TopicsMissing extends SigningBridgeError<{ topics: string[] }> {
   readonly retryable = false;
 }
 
+/**
+ * Topics just created still had a partition without a leader after several metadata requests
+ * (about 10 s): the cluster is still electing, or short of brokers for the replication factor.
+ */
+export class TopicsLeaderless extends SigningBridgeError<{ topics: string[] }> {
+  readonly code = 'SB_ERR_KAFKA_TOPICS_LEADERLESS';
+  readonly retryable = true;
+}
+
 /** The SDK refused to send a command that breaks its schema; nothing was sent. */
 export class CommandRefused extends SigningBridgeError<{
   commandType: string;

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import kafkajs, { type Admin, type Kafka } from 'kafkajs';
-import { TopicsMissing } from '../errors.js';
+import { TopicsLeaderless, TopicsMissing } from '../errors.js';
 import type { ClusterAdmin, PartitionRange } from './tool-types.js';
 import type { TopicDescription, TopicSpec } from './types.js';
 
@@ -113,17 +113,17 @@ async function createTopics(admin: Admin, specs: readonly TopicSpec[]): Promise<
     const leaderless = metadata.filter(({ partitions }) =>
       partitions.some((partition) => partition.leader < 0),
     );
-    if (leaderless.length > 0) throw new LeadersNotElected(leaderless.map(({ name }) => name));
+    if (leaderless.length > 0) throw leaderlessError(leaderless.map(({ name }) => name));
   });
 }
 
-/** Thrown, and retried, while a topic just created has a partition without a leader. */
-class LeadersNotElected extends Error {
-  readonly retriable = true;
-
-  constructor(topics: readonly string[]) {
-    super(`no leader yet for every partition of ${topics.join(', ')}`);
-  }
+/** Retried (`retriable`, as kafkajs marks what passes) while a partition has no leader yet. */
+function leaderlessError(topics: string[]): TopicsLeaderless {
+  const error = new TopicsLeaderless(
+    `topics created but without a leader for every partition yet: ${topics.join(', ')}`,
+    { details: { topics } },
+  );
+  return Object.assign(error, { retriable: true });
 }
 
 async function describeTopics(
