@@ -19,7 +19,9 @@ export interface ErrorCodeRow {
 }
 
 const IN_FAILED = 'the `command.failed` event';
-const AT_START = 'start-up (the process exits 1) and `run --check-config`';
+/** Kafka is not reached by `run --check-config`, so only the configuration's own errors show there. */
+const AT_START = 'start-up (the process exits 1)';
+const AT_START_AND_CHECK = `${AT_START} and \`run --check-config\``;
 
 export const ERROR_CODES = {
   SB_ERR_REQUEST_INVALID: {
@@ -96,7 +98,7 @@ export const ERROR_CODES = {
     meaning: 'The configuration is wrong; the message names every bad variable (never its value).',
     retryable: false,
     action: 'Correct the variables named (docs/configuration.md), then start again.',
-    seenIn: AT_START,
+    seenIn: AT_START_AND_CHECK,
   },
   SB_ERR_COMMAND_INVALID: {
     meaning:
