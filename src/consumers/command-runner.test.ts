@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { RequestNotSent } from '../errors.js';
+import { FileFetchFailed, RequestNotSent } from '../errors.js';
 import { outcomeOf } from '../handlers/outcome.js';
 import type { Handlers, Outcome, PendingEvent } from '../handlers/types.js';
 import type { InboundRecord, OutboundRecord } from '../kafka/index.js';
@@ -217,6 +217,29 @@ describe('CommandRunner', () => {
     expect(verdict?.retryInMs).toBeGreaterThan(0);
     expect([remind.mock.calls.length, queued.runs, sent.length]).toEqual([0, 0, 0]);
     expect(finish).not.toHaveBeenCalled();
+  });
+
+  it('when transient failures are a file host’s, then the circuit stays closed; the same number of the platform’s opens it', async () => {
+    const { failureThreshold } = defaultBridgeSettings().breaker;
+    const fileHostDown = outcomeOf(
+      'add-document',
+      new FileFetchFailed('the file host timed out', {
+        details: {
+          operation: 'add-document',
+          url: 'https://files.example/a.pdf',
+          reason: 'timeout',
+          transient: true,
+        },
+      }),
+    );
+    const byFileHost = setup({ remind: async () => fileHostDown });
+    const byPlatform = setup({ remind: async () => transient });
+    for (let i = 0; i < failureThreshold; i++) {
+      await byFileHost.runner.run(job(), () => {});
+      await byPlatform.runner.run(job(), () => {});
+    }
+    expect(byFileHost.retryScheduled).toHaveBeenCalledTimes(failureThreshold);
+    expect([byFileHost.breaker.state, byPlatform.breaker.state]).toEqual(['closed', 'open']);
   });
 
   it('when the command already ended (a replay), then nothing runs and nothing is written, and it finishes as a duplicate', async () => {

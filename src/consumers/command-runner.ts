@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import {
   CommandCrashLoop,
   EventInvalid,
+  FileFetchFailed,
   HandlerThrew,
   KafkaWriteFailed,
   OutboxClosed,
@@ -162,9 +163,14 @@ export class CommandRunner {
     }
   }
 
-  /** Any answer from the platform shows it is up; only transient failures count against it. */
+  /**
+   * Any answer from the platform shows it is up; only transient failures count against it. A
+   * document's file host failing says nothing of the platform: an outage there must not stop
+   * every command type.
+   */
   #recordVerdict(outcome: Outcome): void {
     const { breaker } = this.#options;
+    if (outcome.kind !== 'completed' && outcome.error instanceof FileFetchFailed) return;
     if (outcome.kind === 'retry' && outcome.reason === 'transient') breaker.recordFailure();
     else if (outcome.kind !== 'failed' || outcome.error instanceof PlatformRejected) {
       breaker.recordSuccess();
