@@ -67,7 +67,7 @@ export class Intake {
         job.admitted = admitted;
         const careful = lease.guard?.schedulingKey(record);
         job.careful = careful !== undefined;
-        scheduler.push(careful ?? job.key, job);
+        scheduler.push(careful ?? schedulingKey(job), job);
       }
       taken = record.offset;
     }
@@ -101,4 +101,16 @@ export class Intake {
     const topics = [...typeOf].filter(([, type]) => this.#held.has(classOf(type)));
     partitions.holdTopics(new Set(topics.map(([topic]) => topic)));
   }
+}
+
+/**
+ * A command runs under its bizId. Records to forward run under one key per topic and partition
+ * instead, one at a time in offset order: the partition's forwarded mark says every record up to
+ * it that had to be forwarded was, which holds only if no later one is forwarded before an
+ * earlier one (forwarded concurrently, a later record's mark made an earlier one look done, and it
+ * was finished without being forwarded). A leading space: no bizId starts with one.
+ */
+function schedulingKey(job: Job): string {
+  const { topic, partition } = job.record;
+  return job.forwardTo === undefined ? job.key : ` forward ${topic}/${partition}`;
 }
