@@ -139,14 +139,16 @@ export class CommandPublisher {
   /**
    * Forwards a record keyed for another partition there, untouched, with the partition's
    * forwarded mark in the same write: restored with the ledger, the mark keeps a record from
-   * being forwarded twice across owners.
+   * being forwarded twice across owners. The lease's mark moves only once Kafka has both: a
+   * refused copy must not leave a mark that says it went (the sweep writes the lease's mark too).
    */
-  forward(job: Job, partition: number, lease: Lease): Promise<void> {
+  async forward(job: Job, partition: number, lease: Lease): Promise<void> {
     lease.assertWritable();
     const { topic, offset } = job.record;
+    const upTo = new Map(lease.forwarded).set(topic, BigInt(offset));
+    const mark = forwardedRecord(this.#options.ledger.topic, job.record.partition, upTo);
+    await this.#options.outbox.write([forwardedCopy(job.record, partition), mark]);
     lease.forwarded.set(topic, BigInt(offset));
-    const mark = forwardedRecord(this.#options.ledger.topic, job.record.partition, lease.forwarded);
-    return this.#options.outbox.write([forwardedCopy(job.record, partition), mark]);
   }
 
   /** @throws PartitionReleased, before writing, once the lease is revoked. */

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FileFetchFailed, RequestNotSent } from '../errors.js';
+import { FileFetchFailed, KafkaWriteFailed, RequestNotSent } from '../errors.js';
 import { outcomeOf } from '../handlers/outcome.js';
 import type { Handlers, Outcome, PendingEvent } from '../handlers/types.js';
 import type { InboundRecord, OutboundRecord } from '../kafka/index.js';
@@ -276,5 +276,28 @@ describe('CommandRunner', () => {
       recordForwarded.mock.calls.length,
       remind.mock.calls.length,
     ]).toEqual([2, 1, 0]);
+  });
+
+  it('when Kafka refuses the forwarded copy for good, then the record runs here, the mark stays, and a retry runs it here again instead of taking it for forwarded', async () => {
+    const remind = vi.fn(async () => transient);
+    const refuseCopies = async (records: readonly OutboundRecord[]) => {
+      if (records.some((r) => r.topic === topics.commands.remind)) {
+        throw new KafkaWriteFailed('record too large', {
+          details: { kafkaError: 'KafkaJSProtocolError', permanent: true },
+        });
+      }
+    };
+    const { runner, lease, finish, recordForwarded } = setup({ remind, sink: refuseCopies });
+    const misplaced = job();
+    misplaced.forwardTo = 3;
+    const first = await runner.run(misplaced, () => {});
+    const retried = await runner.run(misplaced, () => {});
+    expect(lease.forwarded.has(topics.commands.remind)).toBe(false);
+    expect([first?.retryInMs, retried?.retryInMs]).toEqual([
+      expect.any(Number),
+      expect.any(Number),
+    ]);
+    expect([remind.mock.calls.length, finish.mock.calls.length]).toEqual([2, 0]);
+    expect(recordForwarded).not.toHaveBeenCalled();
   });
 });

@@ -246,6 +246,8 @@ export class CommandRunner {
       } catch (error) {
         if (!isRefusedForGood(error)) throw error;
         log.error({ err: error, topic, offset, partition }, 'not forwarded; running it here');
+        // For good: a retry of its run must run it here too, not try to forward it again.
+        job.forwardTo = undefined;
         return false;
       }
       observer.recordForwarded?.({ type: job.type });
