@@ -1,10 +1,10 @@
 #
 # signing-bridge: the service image (the last stage, `runtime`, built by default) and the
 # platform simulator's image (target `simulator`, dev and demo only).
-#   docker build -t signing-bridge:0.2.0 .
-#   docker build --target simulator -t signing-bridge-simulator:0.2.0 .
-#   docker run --rm --env-file bridge.env -p 8080:8080 signing-bridge:0.2.0
-#   docker run --rm -p 9300:9300 signing-bridge-simulator:0.2.0
+#   docker build -t signing-bridge:0.3.0 .
+#   docker build --target simulator -t signing-bridge-simulator:0.3.0 .
+#   docker run --rm --env-file bridge.env -p 8080:8080 signing-bridge:0.3.0
+#   docker run --rm -p 9300:9300 signing-bridge-simulator:0.3.0
 # See docs/deployment.md. No `# syntax=` line: the builder's own Dockerfile frontend reads this
 # file, so building needs no registry but the one holding the base image.
 

@@ -87,6 +87,22 @@ export const ERROR_CODES = {
       'Report it with `error.fields`: the platform changed or the spec was misread. The call may have taken effect.',
     seenIn: IN_FAILED,
   },
+  SB_ERR_RESPONSE_TOO_LARGE: {
+    meaning:
+      'The answer was larger than SIGNING_MAX_RESPONSE_BYTES; the bridge stopped reading it. The call may have taken effect.',
+    retryable: false,
+    action:
+      'Check what answers at SIGNING_API_BASE_URL: the platform\'s answers are a few kilobytes. The command ends "outcome unknown" unless its operation can be reconciled.',
+    seenIn: 'the cause of `SB_ERR_COMMAND_OUTCOME_UNKNOWN`, or `command.gave-up`',
+  },
+  SB_ERR_COMMAND_OUTCOME_UNKNOWN: {
+    meaning:
+      "A call that changes something (`details.operation`) was sent and its outcome is unknown (`details.reason`: no answer in time, a reset mid-answer, an unreadable answer, a gateway's 500/502/504, 21990001, or the process died while it was under way), and no answer of the platform can tell whether it took effect. The bridge does not call again: a second call could add a second document or signatory.",
+    retryable: false,
+    action:
+      'Look at the contract on the platform. If the change is missing, send the command again with the same commandId: this ending is not final, so it runs again.',
+    seenIn: IN_FAILED,
+  },
   SB_ERR_SAGA_STEP_UNRESOLVABLE: {
     meaning:
       'A create-contract step needs ids only a lost result held: after a draft reconciled by 1112, signing positions cannot be placed.',

@@ -119,7 +119,7 @@ export class OutcomeUnknown extends SigningBridgeError<CallContext & { reason: s
 
 /** The platform answered with an HTTP status and no readable envelope (e.g. a proxy's 503). */
 export class UnexpectedHttpStatus extends SigningBridgeError<
-  CallContext & { httpStatus: number; bodyExcerpt: string }
+  CallContext & { httpStatus: number; bodyExcerpt: string; contentType?: string | undefined }
 > {
   readonly code = 'SB_ERR_TRANSPORT_HTTP_STATUS';
   get retryable(): boolean {
@@ -127,11 +127,47 @@ export class UnexpectedHttpStatus extends SigningBridgeError<
   }
 }
 
-/** The platform's answer did not match the spec's shape. */
+/**
+ * The platform's answer did not match the spec's shape: `not-envelope` when it is not the
+ * platform's JSON envelope at all (a maintenance page, garbled bytes), `shape` when the envelope's
+ * result breaks the spec.
+ */
 export class ResponseInvalid extends SigningBridgeError<
-  CallContext & { httpStatus: number; fields: InvalidField[] }
+  CallContext & {
+    httpStatus: number;
+    fields: InvalidField[];
+    reason?: 'not-envelope' | 'shape' | undefined;
+    contentType?: string | undefined;
+  }
 > {
   readonly code = 'SB_ERR_RESPONSE_INVALID';
+  readonly retryable = false;
+}
+
+/** The answer was larger than the client reads (`maxResponseBytes`); the rest was not read. */
+export class ResponseTooLarge extends SigningBridgeError<
+  CallContext & { limitBytes: number; httpStatus: number }
+> {
+  readonly code = 'SB_ERR_RESPONSE_TOO_LARGE';
+  readonly retryable = false;
+}
+
+/**
+ * A call that changes something was sent and its outcome is unknown (see `reason`), and nothing
+ * the platform answers can tell whether it took effect: the bridge does not call again, since a
+ * second call could apply it twice (docs/design.md, "When the platform misbehaves").
+ */
+export class CommandOutcomeUnknown extends SigningBridgeError<{
+  operation: string;
+  step: string;
+  bizId: string;
+  contractId?: string | undefined;
+  /** What left it unknown: the call's failure, or the process dying while it was under way. */
+  reason: string;
+  /** The code of the failure that left it unknown, when a call failed. */
+  causeCode?: string | undefined;
+}> {
+  readonly code = 'SB_ERR_COMMAND_OUTCOME_UNKNOWN';
   readonly retryable = false;
 }
 

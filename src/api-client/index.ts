@@ -1,6 +1,13 @@
 export type { UnlistedValue } from '../schemas/platform/answers.js';
 export type { AddDocumentByFileInput, CallOptions } from './client.js';
 export { SigningClient } from './client.js';
+export {
+  type CallVerdict,
+  type Delivery,
+  OUTAGE_CAUSES,
+  type OutageCause,
+  verdictOf,
+} from './delivery.js';
 export type { FileSource } from './file-upload.js';
 export type {
   CallInfo,

@@ -174,8 +174,8 @@ export class Bridge {
   /** An open circuit pauses fetching; half-open lets records in again: their commands probe. */
   #followBreaker(engine: Engine): void {
     const { observer } = this.#options;
-    engine.breaker.onStateChange((state, previous) => {
-      observer?.breakerStateChanged?.(state);
+    engine.breaker.onStateChange((state, previous, cause) => {
+      observer?.breakerStateChanged?.(state, cause);
       if ((state === 'open') === (previous === 'open')) return;
       engine.partitions.holdForBreaker(state === 'open');
       observer?.consumptionPaused?.(state === 'open', 'breaker');

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   CircuitBreaker,
   type CircuitBreakerOptions,
@@ -174,5 +174,43 @@ describe('CircuitBreaker', () => {
         }
       }),
     );
+  });
+
+  describe('on the process clock', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it.each([
+      ['forward a day', 86_400_000],
+      ['back a day', -86_400_000],
+    ])(
+      'when the wall clock steps %s while open, then the open period still lasts exactly as long',
+      (_what, stepMs) => {
+        vi.useFakeTimers({ toFake: ['Date', 'performance'] });
+        const circuit = new CircuitBreaker({
+          failureThreshold: 1,
+          openDurationMs: 1_000,
+          maxOpenDurationMs: 5_000,
+          halfOpenProbes: 1,
+        });
+        circuit.recordFailure('auth');
+        vi.setSystemTime(Date.now() + stepMs);
+        expect(circuit.refresh()).toBe('open');
+        vi.advanceTimersByTime(999);
+        expect(circuit.refresh()).toBe('open');
+        vi.advanceTimersByTime(1);
+        expect(circuit.refresh()).toBe('half-open');
+      },
+    );
+  });
+
+  it('when it opens, then its listeners are told the cause of the failure that opened it', () => {
+    const { circuit } = breaker({ failureThreshold: 2 });
+    const changes: [CircuitState, string | undefined][] = [];
+    circuit.onStateChange((state, _previous, cause) => changes.push([state, cause]));
+    circuit.recordFailure('unreachable');
+    circuit.recordFailure('auth');
+    expect(changes).toEqual([['open', 'auth']]);
   });
 });

@@ -1,6 +1,14 @@
 export type CircuitState = 'closed' | 'open' | 'half-open';
 
-export type StateChangeListener = (state: CircuitState, previous: CircuitState) => void;
+/**
+ * `cause` names what the failures that opened the circuit were (the handlers' outage causes:
+ * auth, unreachable, ...), for the log line and the metric; the breaker does not read it.
+ */
+export type StateChangeListener = (
+  state: CircuitState,
+  previous: CircuitState,
+  cause: string | undefined,
+) => void;
 
 export interface CircuitBreakerOptions {
   /** Consecutive transient failures that open the circuit. */
@@ -10,6 +18,7 @@ export interface CircuitBreakerOptions {
   maxOpenDurationMs: number;
   /** Calls let through while half-open. */
   halfOpenProbes: number;
+  /** A monotonic clock (performance.now by default): a step of the wall clock changes no wait. */
   now?: () => number;
 }
 
@@ -38,6 +47,7 @@ export class CircuitBreaker {
   // When the current open or half-open period began.
   #sinceMs = 0;
   #probesLeft = 0;
+  #cause: string | undefined;
 
   constructor(options: CircuitBreakerOptions) {
     const { failureThreshold, openDurationMs, maxOpenDurationMs, halfOpenProbes } = options;
@@ -48,7 +58,7 @@ export class CircuitBreaker {
       halfOpenProbes >= 1;
     if (!valid) throw new RangeError('invalid circuit breaker options');
     this.#options = options;
-    this.#now = options.now ?? Date.now;
+    this.#now = options.now ?? (() => performance.now());
     this.#openForMs = openDurationMs;
   }
 
@@ -92,7 +102,9 @@ export class CircuitBreaker {
     }
   }
 
-  recordFailure(): void {
+  /** `cause`: what failed, kept for the listeners of the opening it leads to. */
+  recordFailure(cause?: string): void {
+    if (this.#state !== 'open') this.#cause = cause;
     if (this.#state === 'half-open') {
       this.#open(Math.min(this.#openForMs * 2, this.#options.maxOpenDurationMs));
     } else if (this.#state === 'closed' && ++this.#failures >= this.#options.failureThreshold) {
@@ -128,6 +140,6 @@ export class CircuitBreaker {
   #transition(next: CircuitState): void {
     const previous = this.#state;
     this.#state = next;
-    for (const listener of this.#listeners) listener(next, previous);
+    for (const listener of this.#listeners) listener(next, previous, this.#cause);
   }
 }

@@ -17,7 +17,7 @@ export function commandEnd(
   return {
     type: job.type,
     outcome,
-    durationMs: Date.now() - (job.firstRunAt ?? Date.now()),
+    durationMs: job.firstRunAt === undefined ? 0 : performance.now() - job.firstRunAt,
     attempts: job.runs,
     ...commandIds(job),
     record: { topic, partition, offset },

@@ -9,11 +9,13 @@ import type { CommandCrashLoop, CommandInvalid, CommandLimitExceeded } from '../
 import type { PendingEvent } from '../handlers/types.js';
 import type { InboundRecord, OutboundRecord } from '../kafka/index.js';
 import {
+  FINAL,
   forwardedRecord,
   isDone,
   type Ledger,
   type LedgerEntry,
   withCommandEnded,
+  withoutStep,
   withStep,
 } from '../ledger/index.js';
 import type { Lease } from '../partitions/index.js';
@@ -77,8 +79,19 @@ export class CommandPublisher {
     });
   }
 
-  /** @throws EventInvalid, before writing anything, when the event breaks its schema. */
-  async end(job: Job, command: Command, event: PendingEvent, lease: Lease): Promise<void> {
+  /**
+   * The command's terminal event, and its end in the ledger: a `final` ending spends the
+   * commandId; any other is remembered by the record's position, so that only a replay of this
+   * very record is skipped (src/ledger/entry.ts).
+   * @throws EventInvalid, before writing anything, when the event breaks its schema.
+   */
+  async end(
+    job: Job,
+    command: Command,
+    event: PendingEvent,
+    lease: Lease,
+    final: boolean,
+  ): Promise<void> {
     const encoded = this.#encode(event, command, job);
     const contractId = (event.data as { contractId?: unknown }).contractId;
     const next = withCommandEnded(
@@ -86,8 +99,20 @@ export class CommandPublisher {
       command.commandId,
       this.#options.keep,
       typeof contractId === 'string' ? contractId : undefined,
+      final ? FINAL : { final: false, token: endedToken(job.record) },
     );
     await this.#write(job, next, [encoded], lease);
+  }
+
+  /** A step whose call never reached the platform, forgotten (see CommandContext.forget). */
+  forgetStep(job: Job, command: Command, step: string, lease: Lease): Promise<void> {
+    return this.#write(job, withoutStep(this.entry(job), command.commandId, step), [], lease);
+  }
+
+  /** Whether the command ended: its commandId spent, or this very record ended before. */
+  hasEnded(job: Job, commandId: string): boolean {
+    const entry = this.entry(job);
+    return isDone(entry, commandId) || isDone(entry, endedToken(job.record));
   }
 
   /** Whether this very record was already rejected (a replay after a crash). */
@@ -173,4 +198,9 @@ export class CommandPublisher {
 /** Stands for a rejected record in the ledger's list of ended commands. */
 function rejectionToken({ topic, offset }: InboundRecord): string {
   return `rejected@${topic}/${offset}`;
+}
+
+/** Stands for a record whose command ended without a final verdict. */
+function endedToken({ topic, offset }: InboundRecord): string {
+  return `ended@${topic}/${offset}`;
 }

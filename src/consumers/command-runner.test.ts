@@ -1,6 +1,13 @@
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FileFetchFailed, KafkaWriteFailed, RequestNotSent } from '../errors.js';
+import {
+  CommandOutcomeUnknown,
+  FileFetchFailed,
+  KafkaWriteFailed,
+  OutcomeUnknown,
+  PlatformRejected,
+  RequestNotSent,
+} from '../errors.js';
 import { outcomeOf } from '../handlers/outcome.js';
 import type { Handlers, Outcome, PendingEvent } from '../handlers/types.js';
 import type { InboundRecord, OutboundRecord } from '../kafka/index.js';
@@ -18,12 +25,12 @@ import { defaultBridgeSettings } from './settings.js';
 const topics = topicNames('t.');
 const log = pino({ level: 'silent' });
 
-function remindRecord(partition: number): InboundRecord {
+function remindRecord(partition: number, offset = '0'): InboundRecord {
   const command = { commandId: 'c-1', bizId: 'biz-1', payload: { contractId: 'K1' } };
   return {
     topic: topics.commands.remind,
     partition,
-    offset: '0',
+    offset,
     key: Buffer.from('biz-1'),
     value: Buffer.from(JSON.stringify(command)),
     headers: {},
@@ -111,7 +118,7 @@ function runnerWithPendingHandler(sink?: Setup['sink']) {
   return { ...setup({ remind, sink }), handlerStarted, end: (o: Outcome) => end(o) };
 }
 
-const job = () => newJob(remindRecord(0), 'remind', 1_024);
+const job = (offset = '0') => newJob(remindRecord(0, offset), 'remind', 1_024);
 
 const reminderSent: PendingEvent = {
   type: 'signingbridge.reminder.sent',
@@ -131,6 +138,28 @@ const transient: Outcome = outcomeOf(
     details: { operation: 'remind', reason: 'ECONNREFUSED' },
   }),
 );
+
+const platformAnswer = (platformCode: string, family: 'auth' | 'business' | 'transient') =>
+  new PlatformRejected(`answered ${platformCode}`, {
+    details: {
+      operation: 'remindSignatories',
+      platformCode,
+      rawCode: platformCode,
+      platformName: undefined,
+      platformMessage: '',
+      httpStatus: family === 'auth' ? 443 : 200,
+      family,
+    },
+  });
+const authRefused: Outcome = outcomeOf('remind', platformAnswer('443', 'auth'));
+const refused = platformAnswer('11011101', 'business');
+const internalError = platformAnswer('21990001', 'transient');
+const unknown = new CommandOutcomeUnknown('remindSignatories: outcome unknown', {
+  details: { operation: 'remindSignatories', step: 'remind', bizId: 'biz-1', reason: 'timeout' },
+  cause: new OutcomeUnknown('no answer', {
+    details: { operation: 'remindSignatories', reason: 'deadline' },
+  }),
+});
 
 describe('CommandRunner', () => {
   afterEach(() => {
@@ -240,6 +269,67 @@ describe('CommandRunner', () => {
     }
     expect(byFileHost.retryScheduled).toHaveBeenCalledTimes(failureThreshold);
     expect([byFileHost.breaker.state, byPlatform.breaker.state]).toEqual(['closed', 'open']);
+  });
+
+  it('when the platform refuses the credentials, then the command waits as long as that lasts: no run counts against its retries and the circuit opens', async () => {
+    const settings = defaultBridgeSettings();
+    const remind = vi.fn(async () => authRefused);
+    const { runner, breaker, events, finish, retryScheduled } = setup({ remind });
+    const waiting = job();
+    const runs = Math.max(settings.retry.maxAttempts, settings.breaker.failureThreshold) + 3;
+    for (let run = 0; run < runs; run++) {
+      const verdict = await runner.run(waiting, () => {});
+      expect(verdict?.retryInMs).toBeGreaterThan(0);
+    }
+    expect(breaker.state).toBe('open');
+    expect(remind).toHaveBeenCalledTimes(settings.breaker.failureThreshold);
+    expect(retryScheduled).toHaveBeenCalledWith(expect.objectContaining({ reason: 'outage' }));
+    expect([events().length, finish.mock.calls.length, waiting.history.transientFailures]).toEqual([
+      0, 0, 0,
+    ]);
+  });
+
+  it('when a command ends without a final verdict (outcome unknown), then a replay of its record is a duplicate but the same commandId sent again runs again', async () => {
+    const remind = vi.fn(async () => outcomeOf('remind', unknown));
+    const { runner, events, commandFinished } = setup({ remind });
+    await runner.run(job('0'), () => {});
+    expect(JSON.parse(String(events()[0]?.value))).toMatchObject({
+      final: false,
+      error: { code: 'SB_ERR_COMMAND_OUTCOME_UNKNOWN' },
+    });
+    await runner.run(job('0'), () => {});
+    expect(commandFinished).toHaveBeenLastCalledWith(
+      expect.objectContaining({ outcome: 'duplicate' }),
+    );
+    await runner.run(job('1'), () => {});
+    expect(remind).toHaveBeenCalledTimes(2);
+  });
+
+  it('when the platform refused a command (a final verdict), then the same commandId sent again is a duplicate', async () => {
+    const remind = vi.fn(async () => outcomeOf('remind', refused));
+    const { runner, events, commandFinished } = setup({ remind });
+    await runner.run(job('0'), () => {});
+    expect(JSON.parse(String(events()[0]?.value))).toMatchObject({ final: true });
+    await runner.run(job('1'), () => {});
+    expect(remind).toHaveBeenCalledOnce();
+    expect(commandFinished).toHaveBeenLastCalledWith(
+      expect.objectContaining({ outcome: 'duplicate' }),
+    );
+  });
+
+  it('when the wall clock jumps past the retry budget between two runs, then the command is not given up: its deadlines are monotonic', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const { maxElapsedMs } = defaultBridgeSettings().retry;
+    const { runner, events } = setup({ remind: async () => outcomeOf('remind', internalError) });
+    const retried = job();
+    await expect(runner.run(retried, () => {})).resolves.toEqual({
+      retryInMs: expect.any(Number),
+    });
+    vi.setSystemTime(Date.now() + maxElapsedMs + 86_400_000);
+    await expect(runner.run(retried, () => {})).resolves.toEqual({
+      retryInMs: expect.any(Number),
+    });
+    expect(events()).toHaveLength(0);
   });
 
   it('when the command already ended (a replay), then nothing runs and nothing is written, and it finishes as a duplicate', async () => {

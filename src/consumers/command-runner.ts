@@ -6,7 +6,6 @@ import type { Logger } from 'pino';
 import {
   CommandCrashLoop,
   EventInvalid,
-  FileFetchFailed,
   HandlerThrew,
   KafkaWriteFailed,
   OutboxClosed,
@@ -16,7 +15,7 @@ import {
 } from '../errors.js';
 import { outcomeOf } from '../handlers/outcome.js';
 import type { CommandContext, Handlers, Outcome, PendingEvent } from '../handlers/types.js';
-import { isDone, progressOf } from '../ledger/index.js';
+import { progressOf } from '../ledger/index.js';
 import type { Lease } from '../partitions/index.js';
 import {
   type CommandRef,
@@ -103,7 +102,7 @@ export class CommandRunner {
       if (verdict === 'left') return undefined;
       if (verdict === 'dead-letter') return this.#deadLetterCrashLoop(job, lease);
     }
-    job.firstRunAt ??= Date.now();
+    job.firstRunAt ??= performance.now();
     job.observation ??= this.#options.observer.commandStarted?.({
       type: job.type,
       record: job.record,
@@ -115,7 +114,7 @@ export class CommandRunner {
       return this.#finished(job, 'rejected', job.decoded.error);
     }
     const { command } = job.decoded;
-    if (isDone(publisher.entry(job), command.commandId)) return this.#finished(job, 'duplicate');
+    if (publisher.hasEnded(job, command.commandId)) return this.#finished(job, 'duplicate');
     const { breaker } = this.#options;
     if (!breaker.canPass()) {
       const wait = Math.max(breaker.remainingOpenMs(), BREAKER_RECHECK_MS);
@@ -125,7 +124,7 @@ export class CommandRunner {
     const outcome = await this.#runHandler(job, command, lease, controller);
     if (outcome === undefined) return undefined;
     this.#recordVerdict(outcome);
-    const decision = decide(outcome, job.history, this.#options.settings, Date.now());
+    const decision = decide(outcome, job.history, this.#options.settings, performance.now());
     return this.#act(job, command, decision, lease, handedOver);
   }
 
@@ -144,6 +143,7 @@ export class CommandRunner {
       progress: progressOf(publisher.entry(job), command.commandId),
       record: (step, record, events = []) =>
         publisher.recordStep(job, command, step, record, events, lease),
+      forget: (step) => publisher.forgetStep(job, command, step, lease),
       signal: controller.signal,
       priority: this.#options.settings.classes.of[job.type],
       // Made on first use: most runs log nothing.
@@ -164,15 +164,16 @@ export class CommandRunner {
   }
 
   /**
-   * Any answer from the platform shows it is up; only transient failures count against it. A
-   * document's file host failing says nothing of the platform: an outage there must not stop
-   * every command type.
+   * An outage the outcome names counts against the platform; an answer of the platform's own
+   * (a result, a business refusal) shows it is up. Anything else says nothing of it: a request
+   * refused before sending, a document's file host failing (an outage there must not stop every
+   * command type), a throttling answer (the rate in force deals with those).
    */
   #recordVerdict(outcome: Outcome): void {
     const { breaker } = this.#options;
-    if (outcome.kind !== 'completed' && outcome.error instanceof FileFetchFailed) return;
-    if (outcome.kind === 'retry' && outcome.reason === 'transient') breaker.recordFailure();
-    else if (outcome.kind !== 'failed' || outcome.error instanceof PlatformRejected) {
+    if (outcome.kind === 'completed') breaker.recordSuccess();
+    else if (outcome.outage !== undefined) breaker.recordFailure(outcome.outage);
+    else if (outcome.error instanceof PlatformRejected && !outcome.error.retryable) {
       breaker.recordSuccess();
     }
   }
@@ -198,12 +199,14 @@ export class CommandRunner {
       commandType: job.type,
       contractId: this.#options.publisher.entry(job).contractId,
     };
-    const event = endingEvent(decision, ref);
+    // Gave up or timed out: the bridge could not finish it, so the commandId is not spent.
+    const final = decision.kind === 'complete' || (decision.outcome === 'failed' && decision.final);
+    const event = endingEvent(decision, ref, final);
     const ending = decision.kind === 'complete' ? 'completed' : decision.outcome;
     const cause = decision.kind === 'complete' ? undefined : decision.error;
     try {
       const acknowledged = observed(job).publish(() =>
-        this.#options.publisher.end(job, command, event, lease),
+        this.#options.publisher.end(job, command, event, lease, final),
       );
       handedOver();
       await acknowledged;
@@ -212,7 +215,7 @@ export class CommandRunner {
       // The ending could not be published (a result event breaking its schema, a record Kafka
       // refused): the command still ends, with a failure that says why.
       this.#options.log.error({ err: error, commandId: command.commandId }, 'ending not written');
-      await this.#endWithFailure(job, command, failedEvent(ref, event.step, error), lease);
+      await this.#endWithFailure(job, command, failedEvent(ref, event.step, error, false), lease);
       return this.#finished(job, 'failed', error);
     }
     return this.#finished(job, ending, cause);
@@ -225,7 +228,9 @@ export class CommandRunner {
    */
   async #endWithFailure(job: Job, command: Command, event: PendingEvent, lease: Lease) {
     try {
-      await observed(job).publish(() => this.#options.publisher.end(job, command, event, lease));
+      await observed(job).publish(() =>
+        this.#options.publisher.end(job, command, event, lease, false),
+      );
     } catch (error) {
       if (!isRefusedForGood(error)) throw error;
       const { commandId } = command;
@@ -306,11 +311,12 @@ export class CommandRunner {
 function endingEvent(
   decision: Exclude<Decision, { kind: 'retry' }>,
   ref: CommandRef,
+  final: boolean,
 ): PendingEvent {
   if (decision.kind === 'complete') return decision.event;
   switch (decision.outcome) {
     case 'failed':
-      return failedEvent(ref, decision.step, decision.error);
+      return failedEvent(ref, decision.step, decision.error, final);
     case 'gave-up':
       return gaveUpEvent(ref, decision.step, decision.attempts, decision.error);
     case 'precondition-timed-out':
@@ -334,5 +340,5 @@ function outcomeOfThrow(error: unknown, type: string, log: Logger): Outcome {
     details: { type, step: HANDLER_STEP },
     cause: error,
   });
-  return { kind: 'failed', step: HANDLER_STEP, error: failure };
+  return { kind: 'failed', step: HANDLER_STEP, error: failure, final: false };
 }

@@ -51,7 +51,7 @@ describe('decide', () => {
   });
 
   it('when the platform refused for good, then the command ends as failed at once', () => {
-    const outcome: Outcome = { kind: 'failed', step: 'draft', error: notFoundError };
+    const outcome: Outcome = { kind: 'failed', step: 'draft', error: notFoundError, final: true };
     expect(decide(outcome, NO_HISTORY, settings, 0)).toMatchObject({
       kind: 'end',
       outcome: 'failed',

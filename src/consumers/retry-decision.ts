@@ -1,6 +1,7 @@
 /**
  * What to do after a run of a handler, from its outcome and the command's history alone:
- * publish its result, end it with a failure, or run it again after a delay.
+ * publish its result, end it with a failure, or run it again after a delay. `now` is monotonic
+ * (performance.now()): a step of the wall clock changes no deadline.
  */
 import type { SigningBridgeError } from '../errors.js';
 import type { Outcome, PendingEvent } from '../handlers/types.js';
@@ -20,12 +21,14 @@ export interface RunHistory {
   readonly firstTransientAt?: number | undefined;
   readonly notFoundRuns: number;
   readonly firstNotFoundAt?: number | undefined;
+  /** Runs an outage kept from the platform: they count against neither budget. */
+  readonly outageRuns: number;
 }
 
-export const NO_HISTORY: RunHistory = { transientFailures: 0, notFoundRuns: 0 };
+export const NO_HISTORY: RunHistory = { transientFailures: 0, notFoundRuns: 0, outageRuns: 0 };
 
 type Ending =
-  | { readonly outcome: 'failed' }
+  | { readonly outcome: 'failed'; readonly final: boolean }
   | { readonly outcome: 'gave-up'; readonly attempts: number }
   | { readonly outcome: 'precondition-timed-out'; readonly waitedMs: number };
 
@@ -34,7 +37,7 @@ export type Decision =
   | ({ readonly kind: 'end'; readonly step: string; readonly error: SigningBridgeError } & Ending)
   | {
       readonly kind: 'retry';
-      readonly reason: 'transient' | 'not-found';
+      readonly reason: 'transient' | 'not-found' | 'outage';
       readonly delayMs: number;
       readonly history: RunHistory;
     };
@@ -48,7 +51,19 @@ export function decide(
 ): Decision {
   if (outcome.kind === 'completed') return { kind: 'complete', event: outcome.event };
   const { step, error } = outcome;
-  if (outcome.kind === 'failed') return { kind: 'end', outcome: 'failed', step, error };
+  if (outcome.kind === 'failed') {
+    return { kind: 'end', outcome: 'failed', step, error, final: outcome.final };
+  }
+  if (outcome.reason === 'outage') {
+    // For as long as it lasts: the circuit breaker holds the command meanwhile.
+    const runs = history.outageRuns;
+    return {
+      kind: 'retry',
+      reason: 'outage',
+      delayMs: fullJitterDelay(settings.retry.policy, runs, random),
+      history: { ...history, outageRuns: runs + 1 },
+    };
+  }
   if (outcome.reason === 'transient') {
     const { maxAttempts, maxElapsedMs, policy } = settings.retry;
     const failures = history.transientFailures + 1;

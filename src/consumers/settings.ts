@@ -130,11 +130,15 @@ export interface BridgeObserver {
   recordForwarded?(info: { type: CommandType }): void;
   retryScheduled?(info: {
     type: CommandType;
-    reason: 'transient' | 'not-found';
+    reason: 'transient' | 'not-found' | 'outage';
     delayMs: number;
   }): void;
   consumptionPaused?(paused: boolean, reason: 'backpressure' | 'breaker'): void;
-  breakerStateChanged?(state: CircuitState): void;
+  /**
+   * `cause`: what the failures that opened the circuit were (an outage cause of
+   * src/api-client/delivery.ts), once it has opened.
+   */
+  breakerStateChanged?(state: CircuitState, cause: string | undefined): void;
   /** Every commit interval: commands running and pending, in all and per priority class. */
   load?(
     inFlight: number,

@@ -1,21 +1,36 @@
 /** Adding one document to a contract, by file or by template: the platform's new documentId. */
-import type { CallOptions } from '../api-client/index.js';
 import type { DocumentSource } from '../schemas/messages/commands.js';
 import type { ContractAddress } from './address.js';
 import type { HandlerDeps } from './deps.js';
+import type { PlatformCall } from './platform-step.js';
+import type { CommandContext } from './types.js';
 
-export async function addDocument(
+export function addDocumentStep(
+  context: CommandContext,
   { client, files }: HandlerDeps,
+  name: string,
   address: ContractAddress,
   document: DocumentSource,
-  call: CallOptions & { readonly signal: AbortSignal },
-): Promise<string> {
+): PlatformCall<{ documentId: string }> {
+  const { signal, priority } = context;
+  const options = { signal, priority };
   if (document.source === 'template') {
     const { title, templateId, templateParams } = document;
     const request = { ...address, title, templateId, templateParams };
-    return (await client.addDocumentByTemplate(request, call)).documentId;
+    return {
+      name,
+      operation: 'addDocumentByTemplate',
+      call: async () => ({ result: await client.addDocumentByTemplate(request, options) }),
+    };
   }
   const { title, fileSuffix } = document;
-  const file = await files.load(document.file, call.signal);
-  return (await client.addDocumentByFile({ ...address, title, fileSuffix, file }, call)).documentId;
+  return {
+    name,
+    operation: 'addDocumentByFile',
+    async call() {
+      const file = await files.load(document.file, signal);
+      const request = { ...address, title, fileSuffix, file };
+      return { result: await client.addDocumentByFile(request, options) };
+    },
+  };
 }

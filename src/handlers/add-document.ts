@@ -1,14 +1,13 @@
 /**
  * add-document: add a document (file or template) to a draft. A command racing the
- * create-contract of its bizId sees "not found" and waits for the contract to appear. After a
- * crash mid-call the document is added again: the platform offers no way to look it up.
+ * create-contract of its bizId sees "not found" and waits for the contract to appear. A document
+ * in doubt is not added again: the platform offers no way to look it up (platform-step.ts).
  */
-
-import { addDocument as addDocumentCall } from './add-document-call.js';
+import { addDocumentStep } from './add-document-call.js';
 import { addressOf } from './address.js';
-import { announce } from './announce.js';
 import type { HandlerDeps } from './deps.js';
 import { stepEvent } from './events.js';
+import { callOnce } from './platform-step.js';
 import { settle } from './settle.js';
 import type { Handler } from './types.js';
 
@@ -17,15 +16,12 @@ const STEP = 'add-document';
 export function addDocument(deps: HandlerDeps): Handler<'add-document'> {
   return (context) =>
     settle(STEP, async () => {
-      const { command, signal, priority } = context;
-      await announce(context, STEP);
-      const documentId = await addDocumentCall(deps, addressOf(command), command.payload, {
-        signal,
-        priority,
-      });
+      const { command } = context;
+      const step = addDocumentStep(context, deps, STEP, addressOf(command), command.payload);
+      const { result } = await callOnce(context, step);
       return stepEvent(context, STEP, 'signingbridge.document.added', {
         contractId: command.payload.contractId,
-        documentId,
+        documentId: result.documentId,
         title: command.payload.title,
       });
     });

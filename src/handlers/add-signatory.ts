@@ -1,12 +1,13 @@
 /**
  * add-signatory: add a signatory to an initiated contract, where its category allows it. One in
- * doubt after a crash is added again: the platform offers no way to look the signatory up.
+ * doubt is not added again: the platform offers no way to look the signatory up
+ * (platform-step.ts).
  */
 import { addressOf } from './address.js';
-import { announce } from './announce.js';
 import type { HandlerDeps } from './deps.js';
 import { addedSignatoryView } from './event-views.js';
 import { stepEvent } from './events.js';
+import { callOnce } from './platform-step.js';
 import { settle } from './settle.js';
 import type { Handler } from './types.js';
 
@@ -16,12 +17,17 @@ export function addSignatory({ client }: HandlerDeps): Handler<'add-signatory'> 
   return (context) =>
     settle(STEP, async () => {
       const { command, signal, priority } = context;
-      await announce(context, STEP);
       const request = { ...command.payload, ...addressOf(command) };
-      const signatory = await client.addSignatory(request, { signal, priority });
+      const { result } = await callOnce(context, {
+        name: STEP,
+        operation: 'addSignatory',
+        call: async () => ({
+          result: { signatory: await client.addSignatory(request, { signal, priority }) },
+        }),
+      });
       return stepEvent(context, STEP, 'signingbridge.signatory.added', {
         contractId: command.payload.contractId,
-        signatory: addedSignatoryView(signatory),
+        signatory: addedSignatoryView(result.signatory),
       });
     });
 }

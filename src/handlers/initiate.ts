@@ -1,14 +1,14 @@
 /**
  * initiate: send a draft to its signatories, with optional signing positions. When an earlier
- * run's call is in doubt, 1101 (no longer a draft) means that call took effect.
+ * call is in doubt, 1101 (no longer a draft) means that call took effect (platform-step.ts).
  */
 import { addressOf } from './address.js';
-import { announce } from './announce.js';
 import type { HandlerDeps } from './deps.js';
 import { stepEvent } from './events.js';
+import { callOnce } from './platform-step.js';
 import { alreadyInitiated } from './reconcile.js';
 import { settle } from './settle.js';
-import type { CommandContext, Handler } from './types.js';
+import type { Handler } from './types.js';
 
 const STEP = 'initiate';
 
@@ -16,18 +16,18 @@ export function initiate({ client }: HandlerDeps): Handler<'initiate'> {
   return (context) =>
     settle(STEP, async () => {
       const { command, signal, priority } = context;
-      const inDoubt = await announce(context, STEP);
       const request = { ...command.payload, ...addressOf(command) };
-      await client.initiateContract(request, { signal, priority }).catch((error: unknown) => {
-        if (!(inDoubt && alreadyInitiated(error))) throw error;
-        logReconciled(context);
+      await callOnce(context, {
+        name: STEP,
+        operation: 'initiateContract',
+        call: async () => {
+          await client.initiateContract(request, { signal, priority });
+          return { result: {} };
+        },
+        reconcile: (error) => (alreadyInitiated(error) ? {} : undefined),
       });
       return stepEvent(context, STEP, 'signingbridge.contract.initiated', {
         contractId: command.payload.contractId,
       });
     });
-}
-
-function logReconciled(context: CommandContext): void {
-  context.log.info({ step: STEP }, 'initiation in doubt settled: the platform says it took effect');
 }

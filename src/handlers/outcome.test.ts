@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  CommandOutcomeUnknown,
   ConfigInvalid,
   FileFetchFailed,
   FileRejected,
@@ -39,7 +40,7 @@ const BY_FAMILY: Record<CodeFamily, string> = {
   business: 'failed',
   permission: 'failed',
   'invalid-request': 'failed',
-  auth: 'failed',
+  auth: 'retry/outage',
 };
 
 function summary(error: SigningBridgeError<unknown>): string {
@@ -72,15 +73,31 @@ function httpStatusCase(status: number, expected: string): Case {
 describe('outcomeOf: our own errors', () => {
   const transport = { ...call, reason: 'ECONNRESET' };
   const cases: Case[] = [
-    ['request not sent', new RequestNotSent('x', { details: transport }), 'retry/transient'],
+    ['request not sent', new RequestNotSent('x', { details: transport }), 'retry/outage'],
     ['outcome unknown', new OutcomeUnknown('x', { details: transport }), 'retry/transient'],
-    ...[502, 503, 504].map((status) => httpStatusCase(status, 'retry/transient')),
-    ...[400, 404, 500].map((status) => httpStatusCase(status, 'failed')),
+    ...[500, 502, 504].map((status) => httpStatusCase(status, 'retry/transient')),
+    ...[503, 404, 401].map((status) => httpStatusCase(status, 'retry/outage')),
+    ...[400, 413].map((status) => httpStatusCase(status, 'failed')),
     ['request invalid', new RequestInvalid('x', { details: { ...call, fields: [] } }), 'failed'],
     [
-      'response invalid',
-      new ResponseInvalid('x', { details: { ...call, httpStatus: 200, fields: [] } }),
-      'failed',
+      'an answer breaking the spec (the platform ran it)',
+      new ResponseInvalid('x', {
+        details: { ...call, httpStatus: 200, fields: [], reason: 'shape' },
+      }),
+      'retry/transient',
+    ],
+    [
+      'a maintenance page (HTML with 200)',
+      new ResponseInvalid('x', {
+        details: {
+          ...call,
+          httpStatus: 200,
+          fields: [],
+          reason: 'not-envelope',
+          contentType: 'text/html',
+        },
+      }),
+      'retry/outage',
     ],
     ['file rejected', new FileRejected('x', { details: { ...call, reason: 'size' } }), 'failed'],
     [
@@ -111,7 +128,51 @@ describe('outcomeOf: our own errors', () => {
 
   it('when the outcome is not completed, then it carries the error itself', () => {
     const error = rejected('1101', 'business');
-    expect(outcomeOf('initiate', error)).toEqual({ kind: 'failed', step: 'initiate', error });
+    expect(outcomeOf('initiate', error)).toEqual({
+      kind: 'failed',
+      step: 'initiate',
+      error,
+      final: true,
+    });
+  });
+
+  it.each([
+    ['the platform refused it', rejected('1101', 'business'), true],
+    [
+      'the request broke the spec',
+      new RequestInvalid('x', { details: { ...call, fields: [] } }),
+      true,
+    ],
+    [
+      'its outcome is unknown',
+      new CommandOutcomeUnknown('x', {
+        details: { operation: 'addSignatory', step: 's', bizId: 'b', reason: 'timeout' },
+      }),
+      false,
+    ],
+    [
+      'its file could not be downloaded',
+      new FileFetchFailed('x', {
+        details: { ...call, url: 'https://f/x', reason: 'HTTP 404', transient: false },
+      }),
+      false,
+    ],
+    [
+      'a gateway refused the request (413)',
+      new UnexpectedHttpStatus('x', { details: { ...call, httpStatus: 413, bodyExcerpt: '' } }),
+      false,
+    ],
+  ])('when a command fails because %s, then the ending is final: %s', (_what, error, final) => {
+    expect(outcomeOf('s', error)).toMatchObject({ kind: 'failed', final });
+  });
+
+  it('when an outcome left unknown by a timeout fails the command, then it still names the outage', () => {
+    const timeout = new OutcomeUnknown('x', { details: { ...call, reason: 'deadline' } });
+    const unknown = new CommandOutcomeUnknown('x', {
+      details: { operation: 'approveContract', step: 'approve', bizId: 'b', reason: 'timeout' },
+      cause: timeout,
+    });
+    expect(outcomeOf('approve', unknown)).toMatchObject({ kind: 'failed', outage: 'no-answer' });
   });
 });
 

@@ -1,7 +1,11 @@
-/** remind: send the signatories (or one of them) a reminder. Repeating it is harmless. */
+/**
+ * remind: send the signatories (or one of them) a reminder. A reminder in doubt is not sent
+ * again: a second notice reaches people outside the company (platform-step.ts).
+ */
 import { addressOf } from './address.js';
 import type { HandlerDeps } from './deps.js';
 import { stepEvent } from './events.js';
+import { callOnce } from './platform-step.js';
 import { settle } from './settle.js';
 import type { Handler } from './types.js';
 
@@ -11,10 +15,15 @@ export function remind({ client }: HandlerDeps): Handler<'remind'> {
   return (context) =>
     settle(STEP, async () => {
       const { command, signal, priority } = context;
-      await client.remindSignatories(
-        { ...command.payload, ...addressOf(command) },
-        { signal, priority },
-      );
+      const request = { ...command.payload, ...addressOf(command) };
+      await callOnce(context, {
+        name: STEP,
+        operation: 'remindSignatories',
+        call: async () => {
+          await client.remindSignatories(request, { signal, priority });
+          return { result: {} };
+        },
+      });
       const { contractId, signatoryId, onlySigning = true } = command.payload;
       return stepEvent(context, STEP, 'signingbridge.reminder.sent', {
         contractId,

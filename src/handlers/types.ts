@@ -4,6 +4,7 @@
  * publish, wait and run the handler again, or give up. Handlers never see Kafka.
  */
 import type { Logger } from 'pino';
+import type { OutageCause } from '../api-client/delivery.js';
 import type { SigningBridgeError } from '../errors.js';
 import type { CommandType, EventData, EventType } from '../schemas/messages/events.js';
 import type { CommandProgress, StepRecord } from '../schemas/messages/index.js';
@@ -33,6 +34,11 @@ export interface CommandContext<T extends CommandType = CommandType> {
    * write, resolving once handed over (the next write, which the handler awaits, goes after it).
    */
   record(step: string, record: StepRecord, events?: readonly PendingEvent[]): Promise<void>;
+  /**
+   * Forgets a step recorded `started` whose call never reached the platform, so that the next
+   * run does not take it for one in doubt; resolves once Kafka acknowledged it.
+   */
+  forget(step: string): Promise<void>;
   readonly signal: AbortSignal;
   /**
    * The command's priority class (COMMAND_CLASSES): handlers pass it with the signal to every
@@ -42,22 +48,40 @@ export interface CommandContext<T extends CommandType = CommandType> {
   readonly log: Logger;
 }
 
+/**
+ * Why the platform, or the way to it, is down (src/api-client/delivery.ts): an outcome that
+ * names one counts against the circuit breaker, whatever else it says.
+ */
+export type { OutageCause } from '../api-client/delivery.js';
+
 /** How one run of a handler ended. */
 export type Outcome =
   /** The command is done; `event` is its terminal result event. */
   | { readonly kind: 'completed'; readonly event: PendingEvent }
-  /** The platform refused for good (a business code, or a request it calls invalid). */
-  | { readonly kind: 'failed'; readonly step: string; readonly error: SigningBridgeError }
   /**
-   * Worth another run later: `transient` (upstream trouble, counts against the retry budget and
-   * the circuit breaker) or `not-found` (the contract does not exist yet: a command racing its
-   * create on another topic; waits up to the precondition timeout).
+   * It ended without doing what it asked. `final`: the platform's verdict on this command (or a
+   * request the spec forbids), so the commandId is spent; otherwise the bridge could not finish
+   * it, and the same commandId sent again runs again.
+   */
+  | {
+      readonly kind: 'failed';
+      readonly step: string;
+      readonly error: SigningBridgeError;
+      readonly final: boolean;
+      readonly outage?: OutageCause;
+    }
+  /**
+   * Worth another run later: `transient` (upstream trouble, counts against the retry budget),
+   * `not-found` (the contract does not exist yet: a command racing its create on another topic;
+   * waits up to the precondition timeout) or `outage` (the platform, or the way to it, is down
+   * and the call never reached it: waits for as long as that lasts, counting against nothing).
    */
   | {
       readonly kind: 'retry';
-      readonly reason: 'transient' | 'not-found';
+      readonly reason: 'transient' | 'not-found' | 'outage';
       readonly step: string;
       readonly error: SigningBridgeError;
+      readonly outage?: OutageCause;
     };
 
 export type Handler<T extends CommandType = CommandType> = (

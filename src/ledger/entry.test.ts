@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EMPTY_ENTRY, isDone, progressOf, withCommandEnded, withStep } from './entry.js';
+import {
+  EMPTY_ENTRY,
+  hasOpenCommands,
+  isDone,
+  progressOf,
+  withCommandEnded,
+  withoutStep,
+  withStep,
+} from './entry.js';
 
 describe('ledger entries', () => {
   it('when a step is recorded, then the command progress shows it and a contractId in its result is kept', () => {
@@ -15,8 +23,9 @@ describe('ledger entries', () => {
     expect(progressOf(done, 'c1')).toEqual({
       contractId: 'K1',
       steps: { draft: { state: 'done', result: { contractId: 'K1' } } },
+      resent: false,
     });
-    expect(progressOf(done, 'other')).toEqual({ contractId: 'K1', steps: {} });
+    expect(progressOf(done, 'other')).toEqual({ contractId: 'K1', steps: {}, resent: false });
   });
 
   it('when a command ends, then it is done, its steps are forgotten and the contractId stays', () => {
@@ -30,6 +39,53 @@ describe('ledger entries', () => {
     const ended = withCommandEnded(recorded, 'c1', 10);
     expect(isDone(ended, 'c1')).toBe(true);
     expect(ended).toEqual({ contractId: 'K1', done: ['c1'], open: [] });
+  });
+
+  it('when a command ends without a final verdict, then only its record is remembered and its steps are kept for the same commandId sent again', () => {
+    const draft = withStep(EMPTY_ENTRY, 'c1', 'draft', { state: 'done', result: {} }, 10);
+    const inDoubt = withStep(draft, 'c1', 'document:0', { state: 'started' }, 10);
+    const ended = withCommandEnded(inDoubt, 'c1', 10, undefined, {
+      final: false,
+      token: 'ended@t/7',
+    });
+    expect(isDone(ended, 'c1')).toBe(false);
+    expect(isDone(ended, 'ended@t/7')).toBe(true);
+    expect(progressOf(ended, 'c1')).toEqual({
+      contractId: undefined,
+      steps: { draft: { state: 'done', result: {} }, 'document:0': { state: 'started' } },
+      resent: true,
+    });
+    // Nothing is under way any more: the entry may expire.
+    expect(hasOpenCommands(ended)).toBe(false);
+    expect(hasOpenCommands(inDoubt)).toBe(true);
+  });
+
+  it('when the same commandId sent again records a step, then it is under way again', () => {
+    const ended = withCommandEnded(
+      withStep(EMPTY_ENTRY, 'c1', 'approve', { state: 'started' }, 10),
+      'c1',
+      10,
+      undefined,
+      { final: false, token: 'ended@t/7' },
+    );
+    const again = withStep(ended, 'c1', 'approve', { state: 'done' }, 10);
+    expect(progressOf(again, 'c1').resent).toBe(false);
+    expect(hasOpenCommands(again)).toBe(true);
+  });
+
+  it('when a step is forgotten, then the command has no trace of it, and none at all once it was its only step', () => {
+    const two = withStep(
+      withStep(EMPTY_ENTRY, 'c1', 'draft', { state: 'done' }, 10),
+      'c1',
+      'document:0',
+      { state: 'started' },
+      10,
+    );
+    expect(progressOf(withoutStep(two, 'c1', 'document:0'), 'c1').steps).toEqual({
+      draft: { state: 'done' },
+    });
+    const one = withStep(EMPTY_ENTRY, 'c1', 'remind', { state: 'started' }, 10);
+    expect(withoutStep(one, 'c1', 'remind').open).toEqual([]);
   });
 
   it('when a command ends with a contractId, then later commands see it', () => {

@@ -15,8 +15,13 @@ export function isDone(entry: LedgerEntry, commandId: string): boolean {
 }
 
 export function progressOf(entry: LedgerEntry, commandId: string): CommandProgress {
-  const steps = entry.open.find((command) => command.commandId === commandId)?.steps ?? {};
-  return { contractId: entry.contractId, steps };
+  const open = entry.open.find((command) => command.commandId === commandId);
+  return { contractId: entry.contractId, steps: open?.steps ?? {}, resent: open?.ended === true };
+}
+
+/** Whether a command of the bizId is under way: its entry must then never expire. */
+export function hasOpenCommands(entry: LedgerEntry): boolean {
+  return entry.open.some((command) => command.ended !== true);
 }
 
 /**
@@ -39,19 +44,46 @@ export function withStep(
   };
 }
 
-/** The entry after a command ended: its steps are forgotten and it is remembered as done. */
+/**
+ * The entry after a step's call was proven not to have reached the platform: the step is as if
+ * never announced, so the next run calls without taking it for one in doubt.
+ */
+export function withoutStep(entry: LedgerEntry, commandId: string, step: string): LedgerEntry {
+  const open = entry.open.flatMap((command) => {
+    if (command.commandId !== commandId) return [command];
+    const { [step]: _forgotten, ...steps } = command.steps;
+    return Object.keys(steps).length > 0 ? [{ ...command, steps }] : [];
+  });
+  return { ...entry, open };
+}
+
+/**
+ * How a command ended, for its commandId: `final` (the platform's verdict, or a request no run
+ * can change) spends the commandId, so the same commandId sent again is a duplicate. Otherwise
+ * only the record that ended is remembered (`token`, by its position), so a replay of that very
+ * record is skipped while the commandId sent again runs, resuming from the steps kept.
+ */
+export type EndMark = { readonly final: true } | { readonly final: false; token: string };
+
+export const FINAL: EndMark = { final: true };
+
+/** The entry after a command ended: remembered as done, by commandId or by its record. */
 export function withCommandEnded(
   entry: LedgerEntry,
   commandId: string,
   keep: number,
   contractId?: string,
+  ending: EndMark = FINAL,
 ): LedgerEntry {
-  const done = entry.done.includes(commandId) ? entry.done : [...entry.done, commandId];
-  return {
-    contractId: contractId ?? entry.contractId,
-    done: newest(done, keep),
-    open: entry.open.filter((command) => command.commandId !== commandId),
-  };
+  const id = ending.final ? commandId : ending.token;
+  const done = entry.done.includes(id) ? entry.done : [...entry.done, id];
+  const others = entry.open.filter((command) => command.commandId !== commandId);
+  const steps = progressOf(entry, commandId).steps;
+  const parked =
+    ending.final || Object.keys(steps).length === 0
+      ? others
+      : newest([...others, { commandId, steps, ended: true as const }], keep);
+  return { contractId: contractId ?? entry.contractId, done: newest(done, keep), open: parked };
 }
 
 function newest<T>(items: readonly T[], keep: number): readonly T[] {

@@ -10,7 +10,7 @@
  * partition's restore checkpoint.
  */
 import type { OutboundRecord } from '../kafka/index.js';
-import { EMPTY_ENTRY, type LedgerEntry } from './entry.js';
+import { EMPTY_ENTRY, hasOpenCommands, type LedgerEntry } from './entry.js';
 import { decodeEntry, entryRecord, entryTombstone } from './ledger-record.js';
 
 // Times are kept as seconds since this epoch: small integers, which V8 stores without boxing.
@@ -133,7 +133,7 @@ export class Ledger {
     for (const [bizId, stored] of entries ?? []) {
       if (writtenAt(stored) >= beforeMs) continue;
       const entry = decodeEntry(jsonOf(stored));
-      if (entry && entry.open.length > 0) {
+      if (entry && hasOpenCommands(entry)) {
         refreshed.push(this.write(partition, bizId, entry, nowMs));
       } else {
         entries?.delete(bizId);

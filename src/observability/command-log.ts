@@ -4,8 +4,8 @@
  * numbers, each under its own key once (pino leaves out those undefined).
  */
 import type { Logger } from 'pino';
-import type { CallInfo } from '../api-client/index.js';
-import type { CommandEnd } from '../consumers/index.js';
+import type { CallInfo, OutageCause } from '../api-client/index.js';
+import type { CircuitState, CommandEnd } from '../consumers/index.js';
 import type { CommandType } from '../schemas/messages/index.js';
 import { callOutcome } from './call-outcome.js';
 import { platformCodeOf } from './platform-answers.js';
@@ -13,7 +13,21 @@ import { platformCodeOf } from './platform-answers.js';
 export interface CommandLog {
   commandFinished(end: CommandEnd): void;
   onCall(info: CallInfo): void;
+  /** One line per change of the circuit: the platform taken for down, probed, back. */
+  breakerStateChanged(state: CircuitState, cause: string | undefined): void;
 }
+
+/** What to look at when the platform is taken for down, by cause (docs/alerts.md). */
+const OUTAGE_HINTS: Readonly<Record<OutageCause, string>> = {
+  auth: "the platform refuses the credentials: check SIGNING_APP_TOKEN, SIGNING_APP_SECRET (rotated?), SIGNING_HEADER_PREFIX, SIGNING_SIGNATURE_MODE and this host's clock, then restart",
+  unreachable:
+    'no connection to the platform: check SIGNING_API_BASE_URL, DNS, TLS and the network path',
+  'no-answer': 'the platform does not answer within SIGNING_CALL_TIMEOUT_MS',
+  'not-the-platform':
+    'something in front of the platform answers instead of it (a maintenance page, a gateway error)',
+  'unreadable-answer': 'the platform answers what cannot be read (not JSON, or too large)',
+  'platform-error': 'the platform answers 21990001 (internal error)',
+};
 
 /**
  * `classOf`: the priority class of a command type, once the bridge has classes (issue 10); the
@@ -47,6 +61,16 @@ export function commandLog(log: Logger, classOf?: (type: CommandType) => string)
         contractId: info.contractId,
       };
       log.debug(line, 'platform call');
+    },
+    breakerStateChanged(state, cause) {
+      const hint = OUTAGE_HINTS[cause as OutageCause];
+      if (state === 'open') {
+        log.warn({ circuit: state, cause, hint }, 'platform unavailable: consumption paused');
+      } else if (state === 'half-open') {
+        log.info({ circuit: state, cause }, 'probing the platform');
+      } else {
+        log.info({ circuit: state }, 'platform available again: consumption resumed');
+      }
     },
   };
 }

@@ -32,7 +32,7 @@ describe('createMetrics', () => {
     const { observer, registry } = createMetrics();
     observer.load?.(3, 40);
     observer.consumptionPaused?.(true, 'breaker');
-    observer.breakerStateChanged?.('open');
+    observer.breakerStateChanged?.('open', 'auth');
     observer.retryScheduled?.({ type: 'approve', reason: 'not-found', delayMs: 10 });
     const text = await registry.metrics();
     expect(text).toContain('signing_bridge_in_flight 3');

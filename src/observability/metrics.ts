@@ -5,7 +5,7 @@
  * Node's default metrics keep their standard, unprefixed names (process_*, nodejs_*).
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { CallInfo } from '../api-client/index.js';
+import { type CallInfo, OUTAGE_CAUSES } from '../api-client/index.js';
 import type { BridgeObserver, CircuitState } from '../consumers/index.js';
 import type { ErrorCode } from '../error-codes.js';
 import { COMMAND_TYPES } from '../schemas/messages/index.js';
@@ -56,7 +56,12 @@ export function createMetrics(status?: ServiceStatus): Metrics {
     retryScheduled: ({ type, reason }) => m.retries.inc({ type, reason }),
     recordForwarded: ({ type }) => m.forwarded.inc({ type }),
     consumptionPaused: (paused, reason) => m.paused.set({ reason }, paused ? 1 : 0),
-    breakerStateChanged: (state) => m.circuit.set(CIRCUIT_VALUE[state]),
+    breakerStateChanged(state, cause) {
+      m.circuit.set(CIRCUIT_VALUE[state]);
+      for (const each of OUTAGE_CAUSES) {
+        m.outage.set({ cause: each }, state !== 'closed' && each === cause ? 1 : 0);
+      }
+    },
     load(inFlight, pending, byClass = []) {
       m.inFlight.set(inFlight);
       m.pending.set(pending);
@@ -155,10 +160,25 @@ function instruments(registers: Registry) {
       name: `${PREFIX}circuit_state`,
       help: 'Circuit breaker state: 0 closed, 1 half-open, 2 open',
     }),
+    outage: withLabels(
+      new Gauge({
+        ...common,
+        name: `${PREFIX}platform_outage`,
+        help: 'Whether the platform is taken for down (1: circuit open or probing) and why: auth (credentials refused), unreachable, no-answer, not-the-platform (a maintenance page or gateway error), unreadable-answer, platform-error (21990001)',
+        labelNames: ['cause'],
+      }),
+      OUTAGE_CAUSES.map((cause) => ({ cause })),
+    ),
     ledgerBizIds: new Gauge({
       ...common,
       name: `${PREFIX}ledger_bizids`,
       help: 'BizIds the ledger holds an entry of, in the partitions this instance owns',
     }),
   };
+}
+
+/** A gauge with every label set it can have at 0, so that a dashboard sees the series at once. */
+function withLabels<T extends string>(gauge: Gauge<T>, labels: Record<T, string>[]): Gauge<T> {
+  for (const set of labels) gauge.set(set, 0);
+  return gauge;
 }

@@ -25,6 +25,10 @@ export function observers(parts: {
       metrics.observer.commandFinished?.(end);
       log.commandFinished(end);
     },
+    breakerStateChanged(state, cause) {
+      metrics.observer.breakerStateChanged?.(state, cause);
+      log.breakerStateChanged(state, cause);
+    },
   };
   if (tracing.commandStarted) observer.commandStarted = tracing.commandStarted;
   return {

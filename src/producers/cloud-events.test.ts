@@ -26,7 +26,7 @@ describe('encodeEvent', () => {
         ce_source: 'signing-bridge',
         ce_subject: 'biz-1',
         ce_time: '2026-01-02T03:04:05.678Z',
-        ce_dataschema: 'urn:signing-bridge:schemas:0.2.0:events/signingbridge.reminder.sent',
+        ce_dataschema: 'urn:signing-bridge:schemas:0.3.0:events/signingbridge.reminder.sent',
         ce_correlationid: 'cmd-1',
         'content-type': 'application/json',
       },

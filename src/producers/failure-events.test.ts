@@ -69,7 +69,7 @@ describe('errorInfo', () => {
 
 describe('failure events', () => {
   it.each([
-    ['failed', failedEvent(ref, 'draft', rejected)],
+    ['failed', failedEvent(ref, 'draft', rejected, true)],
     ['gave-up', gaveUpEvent(ref, 'draft', 4, rejected)],
     ['precondition-timed-out', preconditionTimedOutEvent(ref, 'draft', 1234.6, rejected)],
     ['rejected', rejectedEvent(ref, invalid, { topic: 't', partition: 0, offset: '7' })],

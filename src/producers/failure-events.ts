@@ -51,15 +51,17 @@ export function errorInfo(error: SigningBridgeError<object>): ErrorInfo {
   return info;
 }
 
+/** `final`: the platform's verdict, so the same commandId sent again is a duplicate. */
 export function failedEvent(
   ref: CommandRef,
   step: string,
   error: SigningBridgeError<object>,
+  final: boolean,
 ): PendingEvent<'signingbridge.command.failed'> {
   return {
     type: 'signingbridge.command.failed',
     step: 'failed',
-    data: { ...ref, step, error: errorInfo(error) },
+    data: { ...ref, step, final, error: errorInfo(error) },
   };
 }
 
@@ -72,7 +74,7 @@ export function gaveUpEvent(
   return {
     type: 'signingbridge.command.gave-up',
     step: 'gave-up',
-    data: { ...ref, step, attempts, error: errorInfo(error) },
+    data: { ...ref, step, final: false, attempts, error: errorInfo(error) },
   };
 }
 
@@ -85,7 +87,7 @@ export function preconditionTimedOutEvent(
   return {
     type: 'signingbridge.command.precondition-timed-out',
     step: 'precondition-timed-out',
-    data: { ...ref, step, waitedMs: Math.round(waitedMs), error: errorInfo(error) },
+    data: { ...ref, step, final: false, waitedMs: Math.round(waitedMs), error: errorInfo(error) },
   };
 }
 
@@ -100,6 +102,7 @@ export function rejectedEvent(
 ): PendingEvent<'signingbridge.command.rejected'> {
   const data: EventData<'signingbridge.command.rejected'> = {
     commandType: ref.commandType,
+    final: false,
     error: errorInfo(error),
     source,
   };

@@ -89,7 +89,7 @@ describe('helm chart', () => {
     };
     for (const m of [...minimal, ...dev]) {
       expect(m.metadata.labels, `${m.kind}/${m.metadata.name}`).toMatchObject({
-        'helm.sh/chart': 'signing-bridge-0.2.1',
+        'helm.sh/chart': 'signing-bridge-0.3.0',
         'app.kubernetes.io/name': 'signing-bridge',
         'app.kubernetes.io/instance': RELEASE,
         'app.kubernetes.io/version': version,
@@ -211,8 +211,8 @@ describe('helm chart', () => {
     const podLabels = deployment.spec.template?.metadata.labels ?? {};
     const c = container(deployment);
     // The Dockerfile's `simulator` target; the service's image has no simulator.
-    expect(c.image).toBe('signing-bridge-simulator:0.2.0');
-    expect(container(one(dev, 'Deployment', bridge)).image).toBe('signing-bridge:0.2.0');
+    expect(c.image).toBe('signing-bridge-simulator:0.3.0');
+    expect(container(one(dev, 'Deployment', bridge)).image).toBe('signing-bridge:0.3.0');
     expect(c.args).toEqual(['simulator', '--host', '0.0.0.0', '--port', '8080']);
     expect(c.securityContext.readOnlyRootFilesystem).toBe(true);
     const service = one(dev, 'Service', simulator);

@@ -107,13 +107,13 @@ describe('add-document failures', () => {
     expect(verdict(outcome)).toBe('retry not-found @add-document: 11101003');
   });
 
-  it('when the call hangs past the timeout, then the outcome is unknown and retried as transient', async () => {
+  it('when the call hangs past the timeout, then the outcome is unknown and the document is not added again: the command fails, not final', async () => {
     const { bizId } = await createContract(bench, { initiate: false });
     await bench.sim.admin.setFaults({
       script: [{ operation: 'addDocumentByTemplate', kind: 'hang', times: 1 }],
     });
     expect(verdict(await addDocument({ ...meta(bizId), payload: templateDocument() }))).toBe(
-      'retry transient @add-document: SB_ERR_TRANSPORT_OUTCOME_UNKNOWN',
+      'failed @add-document: SB_ERR_COMMAND_OUTCOME_UNKNOWN',
     );
   });
 

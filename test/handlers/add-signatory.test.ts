@@ -75,14 +75,14 @@ describe('add-signatory failures', () => {
     );
   });
 
-  it('when the platform answers 503, then the command is retried as transient', async () => {
+  it('when a gateway answers 503 (the call never reached the platform), then the command waits for the outage to end', async () => {
     const { bizId } = await createContract(bench);
     await bench.sim.admin.setFaults({
       script: [{ operation: 'addSignatory', kind: 'http503', times: 1 }],
     });
     const command = { ...meta(bizId), payload: { signatory: newcomer } };
     expect(verdict(await bench.run('add-signatory', command))).toBe(
-      'retry transient @add-signatory: SB_ERR_TRANSPORT_HTTP_STATUS',
+      'retry outage @add-signatory: SB_ERR_TRANSPORT_HTTP_STATUS',
     );
   });
 });

@@ -63,13 +63,13 @@ describe('approve failures', () => {
     expect(verdict(await bench.run('approve', command))).toBe('retry not-found @approve: 11101003');
   });
 
-  it('when the platform answers its internal error (21990001), then the command is retried as transient', async () => {
+  it('when the platform answers its internal error (21990001), then the approval is in doubt and not made again: the command fails "outcome unknown"', async () => {
     const { bizId } = await createContract(bench, { signatories: [initiator(AUDITED), person(1)] });
     await bench.sim.admin.setFaults({
       script: [{ operation: 'approveContract', kind: 'code21990001', times: 1 }],
     });
     expect(verdict(await bench.run('approve', { ...meta(bizId), payload: { pass: true } }))).toBe(
-      'retry transient @approve: 21990001',
+      'failed @approve: SB_ERR_COMMAND_OUTCOME_UNKNOWN',
     );
   });
 });

@@ -47,7 +47,13 @@ function terminalData(outcome: Outcome) {
 
 function failure(outcome: Outcome) {
   if (outcome.kind === 'completed') throw new Error('expected a failure, got completed');
-  return { kind: outcome.kind, step: outcome.step, details: outcome.error.details };
+  return {
+    kind: outcome.kind,
+    step: outcome.step,
+    code: outcome.error.code,
+    details: outcome.error.details,
+    ...(outcome.kind === 'retry' ? { reason: outcome.reason } : { final: outcome.final }),
+  };
 }
 
 describe('create-contract', () => {
@@ -194,6 +200,7 @@ describe('create-contract failures', () => {
     });
     expect(failure(await bench.run('create-contract', command, ledger))).toMatchObject({
       kind: 'retry',
+      reason: 'outage',
       step: 'document:1',
       details: { httpStatus: 503 },
     });
@@ -285,14 +292,31 @@ describe('create-contract resumed after a crash', () => {
     expect(data.contractId).toBe((await bench.sim.admin.contract({ bizId })).id);
   });
 
-  it('when a document is in doubt, then it is added again (the platform cannot be asked): the documented limitation', async () => {
+  it('when a document is in doubt, then it is not added again: the command fails "outcome unknown" (not final), and sent again it adds it', async () => {
     const bizId = uniqueBizId('doubt-document');
     const command = await fullCommand(bizId, { positions: false });
     const ledger = new MemoryLedger().crashAt('document:0', 'done');
     await expect(bench.run('create-contract', command, ledger)).rejects.toThrow(SimulatedCrash);
+    const calls = await callsFor(bizId);
+    expect(failure(await bench.run('create-contract', command, ledger))).toMatchObject({
+      kind: 'failed',
+      final: false,
+      step: 'document:0',
+      code: 'SB_ERR_COMMAND_OUTCOME_UNKNOWN',
+      details: {
+        operation: 'addDocumentByFile',
+        reason: 'the process stopped while the call was under way',
+      },
+    });
+    expect(await callsFor(bizId)).toBe(calls);
+    const titles = async () =>
+      (await bench.sim.admin.contract({ bizId })).documents.map((d) => d.title);
+    expect(await titles()).toEqual(['Agreement']);
+    // The producer looked, found it (here, it is there: a real platform may differ) and sends
+    // the command again anyway: that asks for the call again.
+    ledger.resent = true;
     const data = terminalData(await bench.run('create-contract', command, ledger));
-    const titles = (await bench.sim.admin.contract({ bizId })).documents.map((d) => d.title);
-    expect(titles).toEqual(['Agreement', 'Agreement', 'NDA']);
+    expect(await titles()).toEqual(['Agreement', 'Agreement', 'NDA']);
     expect(data.documentIds).toHaveLength(2);
   });
 });

@@ -70,13 +70,13 @@ describe('initiate failures', () => {
     ).toBe('retry not-found @initiate: 11101003');
   });
 
-  it('when the platform answers 503, then the command is retried as transient', async () => {
+  it('when a gateway answers 503 (the call never reached the platform), then the command waits for the outage to end', async () => {
     const { bizId } = await createContract(bench, { initiate: false });
     await bench.sim.admin.setFaults({
       script: [{ operation: 'initiateContract', kind: 'http503', times: 1 }],
     });
     expect(verdict(await bench.run('initiate', { ...meta(bizId), payload: {} }))).toBe(
-      'retry transient @initiate: SB_ERR_TRANSPORT_HTTP_STATUS',
+      'retry outage @initiate: SB_ERR_TRANSPORT_HTTP_STATUS',
     );
   });
 });

@@ -47,13 +47,13 @@ describe('remind failures', () => {
     );
   });
 
-  it('when the connection is reset, then the command is retried as transient', async () => {
+  it('when the connection is reset after the request was sent, then the reminder is in doubt and not sent again', async () => {
     const { bizId } = await createContract(bench);
     await bench.sim.admin.setFaults({
       script: [{ operation: 'remindSignatories', kind: 'reset', times: 1 }],
     });
-    expect(verdict(await bench.run('remind', { ...meta(bizId), payload: {} }))).toMatch(
-      /^retry transient @remind: SB_ERR_TRANSPORT_/,
+    expect(verdict(await bench.run('remind', { ...meta(bizId), payload: {} }))).toBe(
+      'failed @remind: SB_ERR_COMMAND_OUTCOME_UNKNOWN',
     );
   });
 });

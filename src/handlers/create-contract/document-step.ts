@@ -1,15 +1,15 @@
 /**
- * Step 'document:<i>': add the command's i-th document to the draft. A document in doubt is
+ * Step 'document:<i>': add the command's i-th document to the draft. A document in doubt is not
  * added again: the platform offers no way to find out whether the earlier call added it.
  */
 import { z } from 'zod';
 import type { DocumentSource } from '../../schemas/messages/commands.js';
-import { addDocument } from '../add-document-call.js';
+import { addDocumentStep } from '../add-document-call.js';
 import type { ContractAddress } from '../address.js';
 import type { HandlerDeps } from '../deps.js';
 import { stepEvent } from '../events.js';
+import type { PlatformStep } from '../platform-step.js';
 import type { CommandContext } from '../types.js';
-import type { SagaStep } from './saga-step.js';
 
 const documentStepName = (index: number) => `document:${index}`;
 
@@ -22,14 +22,14 @@ export function documentStep(
   contract: ContractAddress,
   document: DocumentSource,
   index: number,
-): SagaStep<DocumentStepResult> {
+): PlatformStep<DocumentStepResult> {
   const name = documentStepName(index);
+  const add = addDocumentStep(context, deps, name, contract, document);
   return {
-    name,
+    ...add,
     result: DocumentStepResult,
     async call() {
-      const { signal, priority } = context;
-      const documentId = await addDocument(deps, contract, document, { signal, priority });
+      const { documentId } = (await add.call()).result;
       const event = stepEvent(context, name, 'signingbridge.document.added', {
         contractId: contract.contractId,
         documentId,

@@ -7,9 +7,9 @@ import { z } from 'zod';
 import type { HandlerDeps } from '../deps.js';
 import { draftView } from '../event-views.js';
 import { stepEvent } from '../events.js';
+import type { PlatformStep } from '../platform-step.js';
 import { draftAlreadyCreated } from '../reconcile.js';
 import type { CommandContext } from '../types.js';
-import type { SagaStep } from './saga-step.js';
 import { signatoryIds } from './signatory-ids.js';
 
 const DRAFT_STEP = 'draft';
@@ -27,11 +27,12 @@ export type DraftStepResult = z.infer<typeof DraftStepResult>;
 export function draftStep(
   context: CommandContext<'create-contract'>,
   { client }: HandlerDeps,
-): SagaStep<DraftStepResult> {
+): PlatformStep<DraftStepResult> {
   const { command, signal, priority } = context;
   const { bizId, tenantName, payload } = command;
   return {
     name: DRAFT_STEP,
+    operation: 'createDraft',
     result: DraftStepResult,
     async call() {
       const request = { ...payload.contract, bizId, tenantName, send: false };

@@ -5,11 +5,11 @@
 import { z } from 'zod';
 import type { ContractAddress } from '../address.js';
 import type { HandlerDeps } from '../deps.js';
+import type { PlatformStep } from '../platform-step.js';
 import { alreadyInitiated } from '../reconcile.js';
 import type { CommandContext } from '../types.js';
 import type { DraftStepResult } from './draft-step.js';
 import { resolvePositions } from './positions.js';
-import type { SagaStep } from './saga-step.js';
 
 const INITIATE_STEP = 'initiate';
 
@@ -22,10 +22,11 @@ export function initiateStep(
   contract: ContractAddress,
   draft: DraftStepResult,
   documentIds: readonly string[],
-): SagaStep<InitiateStepResult> {
+): PlatformStep<InitiateStepResult> {
   const planned = context.command.payload.initiate?.stampers ?? [];
   return {
     name: INITIATE_STEP,
+    operation: 'initiateContract',
     result: InitiateStepResult,
     async call() {
       const stampers = resolvePositions(planned, draft.signatories, documentIds);

@@ -1,17 +1,17 @@
 /**
  * create-contract: create the draft, add each document in order, then initiate it when asked.
- * Each step is resumable from the ledger (see saga-step.ts), so a run that follows a crash or a
+ * Each step is resumable from the ledger (see platform-step.ts), so a run that follows a crash or a
  * retry picks up after the last step done.
  */
 import { contractAddress } from '../address.js';
 import type { HandlerDeps } from '../deps.js';
 import { stepEvent } from '../events.js';
+import { runStep } from '../platform-step.js';
 import { settle } from '../settle.js';
 import type { CommandContext, Handler, PendingEvent } from '../types.js';
 import { documentStep } from './document-step.js';
 import { draftStep } from './draft-step.js';
 import { initiateStep } from './initiate-step.js';
-import { runStep } from './saga-step.js';
 
 /** The step of the terminal event (contract.created). */
 const CREATED_STEP = 'created';

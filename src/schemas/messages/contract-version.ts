@@ -5,7 +5,7 @@
  * `schemas/releases/<version>/`; a change that is not backward compatible with the newest of
  * them fails the tests.
  */
-export const CONTRACT_VERSION = '0.2.0';
+export const CONTRACT_VERSION = '0.3.0';
 
 export type SchemaKind = 'commands' | 'events';
 

@@ -162,22 +162,38 @@ export const ContractCreated = z.object({
 });
 
 /** The command could not be read or broke a rule; a copy went to the dead-letter topic. */
+/**
+ * Whether the ending spends the commandId (docs/design.md, "Only the platform's verdict is
+ * final"): a failure event says which it is.
+ */
+const final = z
+  .boolean()
+  .optional()
+  .describe(
+    "true: the platform's verdict on this command (or a request the spec forbids): a command sent again with the same commandId is skipped as a duplicate. false: the bridge could not finish it (retries ran out, the contract did not appear, the outcome of a call is unknown, the record was refused): sent again with the same commandId, it runs again. Always present since 0.3.0; absent in events of earlier releases.",
+  );
+
 export const CommandRejected = z.object({
   commandId: z.string().optional().describe('The commandId, when one could be read.'),
   bizId: z.string().optional().describe('The bizId, when one could be read (else the key).'),
   commandType: CommandType.describe('The type of command its topic carries.'),
+  final,
   error: ErrorInfo,
   source: z
     .object({ topic: z.string(), partition: z.number().int(), offset: z.string() })
     .describe('Where the record is: its copy in the dead-letter topic says the same.'),
 });
 const failedStep = z.string().describe('The step that failed (draft, document:0, initiate, ...).');
-/** The platform refused a step with a business code; retrying would change nothing. */
-export const CommandFailed = z.object({ ...eventBase, step: failedStep, error: ErrorInfo });
+/**
+ * A step failed for good: the platform refused it (final), or its outcome is unknown, or the
+ * bridge could not publish its result (not final).
+ */
+export const CommandFailed = z.object({ ...eventBase, step: failedStep, final, error: ErrorInfo });
 /** A step kept failing transiently until the retry budget ran out. */
 export const CommandGaveUp = z.object({
   ...eventBase,
   step: failedStep,
+  final,
   attempts: z.number().int().min(1).describe('How many times the step was tried.'),
   error: ErrorInfo,
 });
@@ -185,6 +201,7 @@ export const CommandGaveUp = z.object({
 export const PreconditionTimedOut = z.object({
   ...eventBase,
   step: failedStep,
+  final,
   waitedMs: z.number().int().min(0).describe('How long the contract was waited for.'),
   error: ErrorInfo,
 });

@@ -150,6 +150,7 @@ export const EVENT_EXAMPLES: { [T in EventType]: EventData<T> } = {
     commandId: `${BIZ_ID}-approve`,
     bizId: BIZ_ID,
     commandType: 'approve',
+    final: false,
     error: {
       code: 'SB_ERR_COMMAND_INVALID',
       name: 'CommandInvalid',
@@ -164,11 +165,13 @@ export const EVENT_EXAMPLES: { [T in EventType]: EventData<T> } = {
     ...base('create-contract', 'create'),
     contractId: undefined,
     step: 'draft',
+    final: true,
     error: platformRefusal,
   },
   'signingbridge.command.gave-up': {
     ...base('remind', 'remind'),
     step: 'remind',
+    final: false,
     attempts: 8,
     error: {
       code: 'SB_ERR_TRANSPORT_HTTP_STATUS',
@@ -181,6 +184,7 @@ export const EVENT_EXAMPLES: { [T in EventType]: EventData<T> } = {
     ...base('approve', 'approve'),
     contractId: undefined,
     step: 'approve',
+    final: false,
     waitedMs: 60000,
     error: {
       code: 'SB_ERR_PLATFORM_REJECTED',

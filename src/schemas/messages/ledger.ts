@@ -17,7 +17,15 @@ export const StepRecord = z
 export type StepRecord = z.infer<typeof StepRecord>;
 
 export const OpenCommand = z
-  .object({ commandId: z.string(), steps: z.record(z.string(), StepRecord).readonly() })
+  .object({
+    commandId: z.string(),
+    steps: z.record(z.string(), StepRecord).readonly(),
+    /**
+     * The command ended without a final verdict (gave up, outcome unknown, ...): its steps are
+     * kept so that the same commandId sent again resumes where it stopped.
+     */
+    ended: z.literal(true).optional(),
+  })
   .readonly();
 export type OpenCommand = z.infer<typeof OpenCommand>;
 
@@ -40,6 +48,11 @@ export interface CommandProgress {
   /** The contract's id once known, from this command or an earlier one of the same bizId. */
   readonly contractId?: string | undefined;
   readonly steps: Readonly<Record<string, StepRecord>>;
+  /**
+   * The same commandId ended earlier without a final verdict and was sent again: a step left in
+   * doubt then was reported as such, and sending it again says to make the call again.
+   */
+  readonly resent: boolean;
 }
 
 export const OwnershipMarker = z.object({

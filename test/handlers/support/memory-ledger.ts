@@ -22,6 +22,8 @@ export class MemoryLedger {
   /** Step events, in the order they were written (terminal events come with the outcome). */
   readonly published: PendingEvent[] = [];
   contractId: string | undefined;
+  /** The command ended without a final verdict earlier and was sent again. */
+  resent = false;
   #crash: { step: string; state: StepRecord['state'] } | undefined;
 
   /** The next write of `step` in `state` fails, and nothing of it is kept. */
@@ -34,8 +36,11 @@ export class MemoryLedger {
     return {
       type,
       command,
-      progress: { contractId: this.contractId, steps: { ...this.steps } },
+      progress: { contractId: this.contractId, steps: { ...this.steps }, resent: this.resent },
       record: async (step, record, events = []) => this.#record(step, record, events),
+      forget: async (step) => {
+        delete this.steps[step];
+      },
       signal: new AbortController().signal,
       priority: DEFAULT_COMMAND_CLASSES.of[type],
       log: silent,
