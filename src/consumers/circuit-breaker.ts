@@ -140,6 +140,7 @@ export class CircuitBreaker {
   #transition(next: CircuitState): void {
     const previous = this.#state;
     this.#state = next;
-    for (const listener of this.#listeners) listener(next, previous, this.#cause);
+    const cause = next === 'closed' ? undefined : this.#cause;
+    for (const listener of this.#listeners) listener(next, previous, cause);
   }
 }

@@ -138,7 +138,7 @@ export interface BridgeObserver {
    * `cause`: what the failures that opened the circuit were (an outage cause of
    * src/api-client/delivery.ts), once it has opened.
    */
-  breakerStateChanged?(state: CircuitState, cause: string | undefined): void;
+  breakerStateChanged?(state: CircuitState, cause?: string): void;
   /** Every commit interval: commands running and pending, in all and per priority class. */
   load?(
     inFlight: number,

@@ -136,10 +136,11 @@ describe('a platform call made at most once', () => {
     expect(cause).toBeInstanceOf(OutcomeUnknown);
   });
 
-  it('when the same refusal comes for a fresh step, then it proves nothing: the refusal stands', async () => {
-    const { context } = ledger();
+  it('when the same refusal comes for a fresh step, then it proves nothing: the refusal stands, and the step is forgotten (nothing happened)', async () => {
+    const { context, writes } = ledger();
     const cause = await failure(callOnce(context, step('initiateContract', [refused1101]).made));
     expect(cause).toBeInstanceOf(PlatformRejected);
+    expect(writes).toEqual(['s started', 's forgotten']);
   });
 
   it('when the call never reached the platform, then the announcement is forgotten so the next run is not in doubt', async () => {

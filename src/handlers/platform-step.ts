@@ -4,8 +4,9 @@
  * through here, so the rule of WHEN_IN_DOUBT (src/schemas/platform/in-doubt.ts) holds for all:
  *
  * - Before the call the step is recorded `started` (acknowledged by Kafka), after it `done`.
- * - A call proven not to have reached the operation (not sent, refused at authentication, a
- *   maintenance page) forgets `started` again: the next run calls as if for the first time.
+ * - A call proven not to have taken effect (refused by the platform, not sent, refused at
+ *   authentication, a maintenance page) forgets `started` again: the next run calls as if for
+ *   the first time.
  * - A call whose outcome is unknown, or a step found `started` by a later run (the process died
  *   during the call), is called again only when its operation's row says `reconcile`, and the
  *   answer that proves it took effect then settles it; otherwise the step fails with
@@ -84,7 +85,7 @@ export async function callOnce<R extends StepResult>(
   }
 }
 
-/** What a failed call leaves: forgotten when it never reached the platform, or unknown. */
+/** What a failed call leaves: forgotten when it did not take effect, or unknown. */
 async function afterFailure(
   context: CommandContext,
   step: PlatformCall<StepResult>,
@@ -92,12 +93,14 @@ async function afterFailure(
   wasInDoubt: boolean,
 ): Promise<unknown> {
   if (context.signal.aborted) return error;
-  const { delivery } = verdictOf(error);
-  // A step already in doubt stays so: this call not arriving says nothing of the earlier one.
-  if (delivery === 'not-applied' && !wasInDoubt) await context.forget(step.name);
-  if (delivery === 'in-doubt' && WHEN_IN_DOUBT[step.operation].rule === 'report') {
-    return outcomeUnknown(context, step, error);
+  if (verdictOf(error).delivery === 'in-doubt') {
+    return WHEN_IN_DOUBT[step.operation].rule === 'report'
+      ? outcomeUnknown(context, step, error)
+      : error;
   }
+  // Refused, or never sent: nothing happened. A step already in doubt stays so: this call's
+  // fate says nothing of the earlier one.
+  if (!wasInDoubt) await context.forget(step.name);
   return error;
 }
 

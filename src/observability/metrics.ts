@@ -48,9 +48,10 @@ export function createMetrics(status?: ServiceStatus): Metrics {
   const budget = budgetMetrics(registry, PREFIX);
   const kafka = kafkaMetrics(registry, PREFIX, status);
   const observer: BridgeObserver = {
-    commandFinished({ type, outcome, durationMs }) {
+    commandFinished({ type, outcome, durationMs, errorCode }) {
       m.commands.inc({ type, outcome });
       m.commandDuration.observe({ type, outcome }, durationMs / 1000);
+      if (errorCode === 'SB_ERR_COMMAND_OUTCOME_UNKNOWN') m.outcomesUnknown.inc({ type });
     },
     deadLettered: ({ type, reason }) => m.deadLetters.inc({ type, reason }),
     retryScheduled: ({ type, reason }) => m.retries.inc({ type, reason }),
@@ -108,10 +109,16 @@ function instruments(registers: Registry) {
       labelNames: ['type', 'outcome'],
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
     }),
+    outcomesUnknown: new Counter({
+      ...common,
+      name: `${PREFIX}outcomes_unknown_total`,
+      help: 'Commands that ended because a call was sent and its outcome is unknown (SB_ERR_COMMAND_OUTCOME_UNKNOWN): the bridge did not call again; each needs a look',
+      labelNames: ['type'],
+    }),
     retries: new Counter({
       ...common,
       name: `${PREFIX}retries_scheduled_total`,
-      help: 'Runs of a command scheduled again, by why (transient or not-found)',
+      help: 'Runs of a command scheduled again, by why (transient, not-found, or outage: the platform down)',
       labelNames: ['type', 'reason'],
     }),
     forwarded: new Counter({

@@ -202,7 +202,9 @@ describe('failures', () => {
   });
 
   it('when the platform keeps failing transiently, then command.gave-up ends the command after the retry budget', async () => {
-    await sim.admin.setFaults({ operations: { createDraft: { errorRate: 1, error: 'http503' } } });
+    await sim.admin.setFaults({
+      operations: { createDraft: { errorRate: 1, error: 'code21990001' } },
+    });
     const bizId = unique('down');
     const create = await commands.createContract(bizId);
     await sender.send([create]);

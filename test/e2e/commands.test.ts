@@ -185,17 +185,37 @@ describe('the failure event of each error family', () => {
     expect(ended.data).toMatchObject({ step: 'remind', error: { platformCode: '11011126' } });
   });
 
-  it('when the platform keeps failing transiently, then command.gave-up ends the command', async () => {
-    const { bizId } = await contract();
+  it('when the platform keeps failing transiently where a retry can be reconciled, then command.gave-up ends the command, not final', async () => {
+    const { bizId } = await contract({ initiate: false });
     await e2e.sim.admin.setFaults({
-      operations: { remindSignatories: { errorRate: 1, error: 'code21990001' } },
+      operations: { initiateContract: { errorRate: 1, error: 'code21990001' } },
     });
-    const ended = await e2e.ended(await e2e.send('remind', { ...meta(bizId), payload: {} }));
+    const ended = await e2e.ended(await e2e.send('initiate', { ...meta(bizId), payload: {} }));
     expect(ended.event.type).toBe('signingbridge.command.gave-up');
     expect(ended.data).toMatchObject({
-      step: 'remind',
+      step: 'initiate',
+      final: false,
       error: { platformCode: '21990001', retryable: true },
     });
+  });
+
+  it('when the platform answers its internal error to a reminder, then it is not sent again: command.failed says the outcome is unknown, not final', async () => {
+    const { bizId } = await contract();
+    const reminders = async () =>
+      (await e2e.sim.admin.calls({ operation: 'remindSignatories' })).length;
+    const before = await reminders();
+    await e2e.sim.admin.setFaults({
+      script: [{ operation: 'remindSignatories', kind: 'code21990001', times: 1 }],
+    });
+    const ended = await e2e.ended(await e2e.send('remind', { ...meta(bizId), payload: {} }));
+    expect(ended.event.type).toBe('signingbridge.command.failed');
+    expect(ended.data).toMatchObject({
+      step: 'remind',
+      final: false,
+      error: { code: 'SB_ERR_COMMAND_OUTCOME_UNKNOWN', retryable: false },
+    });
+    // The simulator logs no bizId for a call its fault answered: count them all.
+    expect(await reminders()).toBe(before + 1);
   });
 
   it('when a command breaks its schema, then command.rejected ends it', async () => {

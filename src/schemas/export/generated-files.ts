@@ -1,7 +1,11 @@
-/** Every file derived from the schemas, by path, with its exact content. */
+/**
+ * Every file derived from the schemas, by path, with its exact content (of docs/design.md, the
+ * part between its in-doubt markers).
+ */
 import { readFileSync } from 'node:fs';
 import { asyncApiDocument } from './asyncapi.js';
 import { errorCodesMarkdown } from './error-codes-doc.js';
+import { withInDoubtTable } from './in-doubt-doc.js';
 import { jsonSchemaFiles } from './json-schemas.js';
 import { platformCodesMarkdown } from './platform-codes-doc.js';
 
@@ -16,5 +20,7 @@ export function generatedFiles(repoRoot: string): Map<string, string> {
   files.set('schemas/asyncapi.json', json(asyncApiDocument(version)));
   files.set('docs/platform-codes.md', platformCodesMarkdown());
   files.set('docs/error-codes.md', errorCodesMarkdown());
+  const design = readFileSync(`${repoRoot}/docs/design.md`, 'utf8');
+  files.set('docs/design.md', withInDoubtTable(design));
   return files;
 }

@@ -91,7 +91,12 @@ function recordingObserver(calls: ObserverCall[]): BridgeObserver {
     commandFinished: (info) => calls.push(['commandFinished', info]),
     retryScheduled: (info) => calls.push(['retryScheduled', info]),
     consumptionPaused: (paused, reason) => calls.push(['consumptionPaused', paused, reason]),
-    breakerStateChanged: (state, cause) => calls.push(['breakerStateChanged', state, cause]),
+    breakerStateChanged: (state, cause) =>
+      calls.push(
+        cause === undefined
+          ? ['breakerStateChanged', state]
+          : ['breakerStateChanged', state, cause],
+      ),
     load: (inFlight, pending) => calls.push(['load', inFlight, pending]),
   };
 }
