@@ -57,10 +57,10 @@ export const ERROR_CODES = {
   },
   SB_ERR_TRANSPORT_NOT_SENT: {
     meaning:
-      'The request never reached the platform: connection refused, unreachable, a connect timeout, or reset before the request was written.',
+      'The request never reached the platform: connection refused, unreachable, a connect timeout, reset before the request was written, or SIGNING_CALL_TIMEOUT_MS passed before it was (`details.reason` CALL_DEADLINE_EXCEEDED).',
     retryable: true,
     action:
-      'Check SIGNING_API_BASE_URL and the network path to the platform; the command runs again by itself.',
+      'Check SIGNING_API_BASE_URL and the network path to the platform; a deadline passed before the request was written means a slow connection or upload (a large document) or calls waiting for one of SIGNING_CONNECTIONS. The command runs again by itself.',
     seenIn: '`command.gave-up` when retries ran out',
   },
   SB_ERR_TRANSPORT_OUTCOME_UNKNOWN: {
@@ -68,23 +68,32 @@ export const ERROR_CODES = {
       'The request was written but no answer came (a timeout or a reset while waiting): the platform may have acted. The run that follows reconciles: a draft answered 1112, or an initiation 1101, took effect.',
     retryable: true,
     action:
-      "Check the platform's latency against SIGNING_HEADERS_TIMEOUT_MS; after `command.gave-up`, look the contract up before sending again.",
+      "Check the platform's latency against SIGNING_CALL_TIMEOUT_MS (one deadline for the whole call, `details.reason` CALL_DEADLINE_EXCEEDED); after `command.gave-up`, look the contract up before sending again.",
     seenIn: '`command.gave-up` when retries ran out',
   },
   SB_ERR_TRANSPORT_HTTP_STATUS: {
     meaning:
       "An HTTP status came back without the platform's JSON envelope (a proxy or gateway answering).",
-    retryable: 'when the status is 502, 503 or 504',
+    retryable:
+      'when the status is 502, 503 or 504 (the command runs again; the client does not resend the request itself)',
     action:
       'Check what stands between the bridge and the platform; `details.bodyExcerpt` shows what it said.',
     seenIn: `${IN_FAILED}, or \`command.gave-up\` when retries ran out`,
   },
   SB_ERR_RESPONSE_INVALID: {
     meaning:
-      "The platform's answer does not have the spec's shape (a status or type it does not list is kept, not this).",
+      "The platform's answer does not have the spec's shape: not a JSON envelope at all (`details.reason` not-envelope, with `details.contentType`), or an envelope whose result breaks the spec (shape). A status or type the spec does not list is kept, not this.",
     retryable: false,
     action:
-      'Report it with `error.fields`: the platform changed or the spec was misread. The call may have taken effect.',
+      'Report it with `error.fields`: the platform changed or the spec was misread; a not-envelope answer may come from something in between. The call may have taken effect.',
+    seenIn: IN_FAILED,
+  },
+  SB_ERR_RESPONSE_TOO_LARGE: {
+    meaning:
+      "The platform's answer was larger than SIGNING_MAX_RESPONSE_BYTES (1 MiB by default; the spec's largest answer is a few KB): the bridge stopped reading it and closed the connection. The platform may have acted.",
+    retryable: false,
+    action:
+      'Check what answers at SIGNING_API_BASE_URL (a wrong URL or a proxy sending a large page); look the contract up before sending the command again.',
     seenIn: IN_FAILED,
   },
   SB_ERR_SAGA_STEP_UNRESOLVABLE: {

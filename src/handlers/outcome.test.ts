@@ -8,6 +8,7 @@ import {
   RequestInvalid,
   RequestNotSent,
   ResponseInvalid,
+  ResponseTooLarge,
   type SigningBridgeError,
   StepUnresolvable,
   UnexpectedHttpStatus,
@@ -79,7 +80,14 @@ describe('outcomeOf: our own errors', () => {
     ['request invalid', new RequestInvalid('x', { details: { ...call, fields: [] } }), 'failed'],
     [
       'response invalid',
-      new ResponseInvalid('x', { details: { ...call, httpStatus: 200, fields: [] } }),
+      new ResponseInvalid('x', {
+        details: { ...call, reason: 'shape', httpStatus: 200, fields: [] },
+      }),
+      'failed',
+    ],
+    [
+      'response too large',
+      new ResponseTooLarge('x', { details: { ...call, limitBytes: 1, httpStatus: 200 } }),
       'failed',
     ],
     ['file rejected', new FileRejected('x', { details: { ...call, reason: 'size' } }), 'failed'],
