@@ -11,14 +11,14 @@
 import { randomUUID } from 'node:crypto';
 import { type Dispatcher, type FormData, Pool } from 'undici';
 import type { z } from 'zod';
-import type { CallContext, SigningBridgeError } from '../errors.js';
+import { type CallContext, ResponseTooLarge, type SigningBridgeError } from '../errors.js';
 import { retryWithBackoff } from '../retry/retry.js';
 import type { UnlistedValue } from '../schemas/platform/answers.js';
 import { CallDeadline } from './call-deadline.js';
 import { startAttemptSpan } from './call-span.js';
 import { AnswerTooLarge, ExchangeFailed, type ExchangeRequest, exchange } from './http-exchange.js';
 import { RateControl } from './rate-control.js';
-import { RequestGate } from './request-gate.js';
+import { type ReleaseSlot, RequestGate } from './request-gate.js';
 import { type HttpAnswer, readResponse } from './response-reader.js';
 import { type Settings, undiciTimeoutMs } from './settings.js';
 import { authHeaders } from './signature.js';
@@ -126,6 +126,8 @@ export class Transport {
     } catch (error) {
       // The steps above throw only catalogue errors.
       report.error = error as SigningBridgeError<unknown>;
+      // An answer cut off for its size did come, with a status.
+      if (error instanceof ResponseTooLarge) report.httpStatus = error.details.httpStatus;
       this.#rate.answered(error, retryAfter);
       // The caller's own abort is theirs to recognise, not a transport failure.
       signal?.throwIfAborted();
@@ -147,7 +149,8 @@ export class Transport {
 
   /**
    * A slot of the gate, then the request signed and dispatched at once; the slot is given back
-   * when the exchange settles. A failure comes back as a catalogue error.
+   * when the exchange settles. A failure of the wait or the exchange comes back as a catalogue
+   * error; a signer that throws is a bug and its error goes up as it is.
    */
   async #exchange(
     call: Call<z.ZodType>,
@@ -155,19 +158,21 @@ export class Transport {
     onSlot: (waitedMs: number) => void,
   ): Promise<HttpAnswer> {
     const asked = performance.now();
-    let release: (() => void) | undefined;
+    let release: ReleaseSlot;
     try {
       release = await this.#gate.acquire(deadline.signal);
+    } catch (reason) {
+      // The deadline or the caller ended the wait for a slot: nothing was sent.
+      throw transportError({ requestSent: false, cause: reason }, call.context);
+    }
+    try {
       onSlot(performance.now() - asked);
-      return await exchange(this.#dispatcher, this.#request(call, deadline.signal));
-    } catch (failure) {
-      if (failure instanceof AnswerTooLarge) throw responseTooLarge(failure, call.context);
-      // Still waiting for a slot, the gate rejects with the signal's reason: nothing was sent.
-      const failed =
-        failure instanceof ExchangeFailed ? failure : { requestSent: false, cause: failure };
-      throw transportError(failed, call.context);
+      const request = this.#request(call, deadline.signal);
+      return await exchange(this.#dispatcher, request).catch((failure: unknown) => {
+        throw exchangeError(failure, call.context);
+      });
     } finally {
-      release?.();
+      release();
     }
   }
 
@@ -200,6 +205,16 @@ export class Transport {
     // FormData sets its own multipart content type, boundary included.
     return typeof body === 'string' ? { ...auth, 'content-type': JSON_CONTENT_TYPE } : auth;
   }
+}
+
+/** What a failed exchange amounts to: too large an answer, or a transport failure. */
+function exchangeError(failure: unknown, context: CallContext): SigningBridgeError<unknown> {
+  if (failure instanceof AnswerTooLarge) return responseTooLarge(failure, context);
+  // An ExchangeFailed says whether the request was written; anything else (a dispatcher that
+  // threw at once) was not.
+  const failed =
+    failure instanceof ExchangeFailed ? failure : { requestSent: false, cause: failure };
+  return transportError(failed, context);
 }
 
 /**

@@ -240,7 +240,9 @@ describe('an answer no larger than maxResponseBytes', () => {
         limitBytes: LIMIT,
         httpStatus: 200,
       });
-      expect(calls).toHaveLength(1);
+      expect(calls.map((c) => [c.httpStatus, c.error?.code])).toEqual([
+        [200, 'SB_ERR_RESPONSE_TOO_LARGE'],
+      ]);
       expect(server.arrivals).toHaveLength(1);
     },
   );
