@@ -50,49 +50,51 @@ export const ERROR_CODES = {
     meaning:
       'The platform answered a failure code: `error.platformCode` and `error.platformName` (see docs/platform-codes.md).',
     retryable:
-      'when the code is transient (21990001) or throttling (429); a "contract not found" is waited for until PRECONDITION_TIMEOUT_MS',
+      'after throttling (429); after 21990001 (in doubt) only for a draft or an initiation, else the command ends SB_ERR_COMMAND_OUTCOME_UNKNOWN; an authentication refusal (441 to 445) is an outage the command waits out; a "contract not found" is waited for until PRECONDITION_TIMEOUT_MS',
     action:
       'Read the platform code in docs/platform-codes.md: most are business rules to correct in the command.',
     seenIn: `${IN_FAILED}, \`command.gave-up\` or \`command.precondition-timed-out\``,
   },
   SB_ERR_TRANSPORT_NOT_SENT: {
     meaning:
-      'The request never reached the platform: connection refused, unreachable, a connect timeout, or reset before the request was written.',
+      'The request never reached the platform: connection refused, unreachable, a connect or TLS failure, reset before the request was written, or SIGNING_CALL_TIMEOUT_MS passed before it was (`details.reason` CALL_DEADLINE_EXCEEDED). An outage: nothing happened on the platform. The command waits for as long as it lasts (the circuit breaker pauses consumption), counted against no retry budget.',
     retryable: true,
     action:
-      'Check SIGNING_API_BASE_URL and the network path to the platform; the command runs again by itself.',
-    seenIn: '`command.gave-up` when retries ran out',
+      'Check SIGNING_API_BASE_URL and the network path to the platform; a deadline passed before the request was written means a slow connection or upload (a large document) or calls waiting for one of SIGNING_CONNECTIONS.',
+    seenIn:
+      'the log line `platform unavailable: consumption paused` (cause `unreachable`); no command ends with it',
   },
   SB_ERR_TRANSPORT_OUTCOME_UNKNOWN: {
     meaning:
-      'The request was written but no answer came (a timeout or a reset while waiting): the platform may have acted. The run that follows reconciles: a draft answered 1112, or an initiation 1101, took effect.',
+      'The request was written but no answer came by SIGNING_CALL_TIMEOUT_MS (`details.reason` CALL_DEADLINE_EXCEEDED), or the connection broke mid-answer: the platform may have acted. Only a draft (1112) or an initiation (1101) is called again, to reconcile. Only a draft (1112) or an initiation (1101) is called again, to reconcile; for every other operation the command ends SB_ERR_COMMAND_OUTCOME_UNKNOWN.',
     retryable: true,
     action:
-      "Check the platform's latency against SIGNING_HEADERS_TIMEOUT_MS; after `command.gave-up`, look the contract up before sending again.",
-    seenIn: '`command.gave-up` when retries ran out',
+      "Check the platform's latency against SIGNING_CALL_TIMEOUT_MS (one deadline for the whole call); after `command.gave-up`, look the contract up before sending again.",
+    seenIn: '`command.gave-up`, or as the cause of `SB_ERR_COMMAND_OUTCOME_UNKNOWN`',
   },
   SB_ERR_TRANSPORT_HTTP_STATUS: {
     meaning:
-      "An HTTP status came back without the platform's JSON envelope (a proxy or gateway answering).",
-    retryable: 'when the status is 502, 503 or 504',
+      "An HTTP status came back without the platform's JSON envelope: something in front of the platform answered (a gateway, a maintenance page).",
+    retryable:
+      'a 3xx, 401, 403, 404, 405, 407, 408, 421, 501 or 503 is an outage: the command waits for as long as it lasts; a 500, 502, 504 (any other 5xx) leaves the call in doubt: reconciled for a draft or an initiation, else the command ends SB_ERR_COMMAND_OUTCOME_UNKNOWN; another 4xx (400, 413, ...) fails the command, not final',
     action:
-      'Check what stands between the bridge and the platform; `details.bodyExcerpt` shows what it said.',
-    seenIn: `${IN_FAILED}, or \`command.gave-up\` when retries ran out`,
+      'Check what stands between the bridge and the platform; `details.bodyExcerpt` and `details.contentType` show what it said.',
+    seenIn: `${IN_FAILED}, \`command.gave-up\`, or the log line \`platform unavailable: consumption paused\` (cause \`not-the-platform\`)`,
   },
   SB_ERR_RESPONSE_INVALID: {
     meaning:
-      "The platform's answer does not have the spec's shape (a status or type it does not list is kept, not this).",
+      "The platform's answer does not have the spec's shape: not a JSON envelope at all (`details.reason` not-envelope, with `details.contentType`), or an envelope whose result breaks the spec (shape). A status or type the spec does not list is kept, not this. An HTML page (a maintenance page) is an outage the command waits out; JSON that is not an envelope, or a result breaking the spec, leaves the call in doubt: reconciled for a draft or an initiation, else the command ends SB_ERR_COMMAND_OUTCOME_UNKNOWN.",
     retryable: false,
     action:
-      'Report it with `error.fields`: the platform changed or the spec was misread. The call may have taken effect.',
-    seenIn: IN_FAILED,
+      'Report it with `error.fields`: the platform changed or the spec was misread; a not-envelope answer may come from something in between. The call may have taken effect.',
+    seenIn: `${IN_FAILED}, or as the cause of \`SB_ERR_COMMAND_OUTCOME_UNKNOWN\``,
   },
   SB_ERR_RESPONSE_TOO_LARGE: {
     meaning:
-      'The answer was larger than SIGNING_MAX_RESPONSE_BYTES; the bridge stopped reading it. The call may have taken effect.',
+      "The platform's answer was larger than SIGNING_MAX_RESPONSE_BYTES (1 MiB by default; the spec's largest answer is a few KB): the bridge stopped reading it and closed the connection. The platform may have acted. Reconciled for a draft or an initiation, else the command ends SB_ERR_COMMAND_OUTCOME_UNKNOWN.",
     retryable: false,
     action:
-      'Check what answers at SIGNING_API_BASE_URL: the platform\'s answers are a few kilobytes. The command ends "outcome unknown" unless its operation can be reconciled.',
+      'Check what answers at SIGNING_API_BASE_URL (a wrong URL or a proxy sending a large page); look the contract up before sending the command again.',
     seenIn: 'the cause of `SB_ERR_COMMAND_OUTCOME_UNKNOWN`, or `command.gave-up`',
   },
   SB_ERR_COMMAND_OUTCOME_UNKNOWN: {

@@ -102,24 +102,44 @@ export class PlatformRejected extends SigningBridgeError<
   }
 }
 
-/** The request never reached the platform (refused, reset before writing, DNS): safe to retry. */
-export class RequestNotSent extends SigningBridgeError<CallContext & { reason: string }> {
+/**
+ * What a transport failure carries: the undici or socket code (`ECONNREFUSED`,
+ * `UND_ERR_SOCKET`), or `CALL_DEADLINE_EXCEEDED` with the deadline that passed.
+ */
+export type TransportFailureDetails = CallContext & { reason: string; deadlineMs?: number };
+
+/**
+ * The request never reached the platform (refused, reset before writing, DNS, or the call's
+ * deadline passed before it was written): safe to retry.
+ */
+export class RequestNotSent extends SigningBridgeError<TransportFailureDetails> {
   readonly code = 'SB_ERR_TRANSPORT_NOT_SENT';
   readonly retryable = true;
 }
 
 /**
- * The request was written but no answer came (timeout, reset while waiting). The platform may
- * or may not have acted: a retry of create or initiate must reconcile (1112 / 1101 on retry).
+ * The request was written but no whole answer came (the call's deadline passed, a reset while
+ * waiting). The platform may or may not have acted: a retry of create or initiate must reconcile
+ * (1112 / 1101 on retry).
  */
-export class OutcomeUnknown extends SigningBridgeError<CallContext & { reason: string }> {
+export class OutcomeUnknown extends SigningBridgeError<TransportFailureDetails> {
   readonly code = 'SB_ERR_TRANSPORT_OUTCOME_UNKNOWN';
   readonly retryable = true;
 }
 
-/** The platform answered with an HTTP status and no readable envelope (e.g. a proxy's 503). */
+/**
+ * The platform answered with an HTTP status and no readable envelope (e.g. a proxy's 503).
+ * Retryable for the command (502, 503, 504); the client itself does not retry it: the request
+ * reached something, and only the caller can reconcile.
+ */
 export class UnexpectedHttpStatus extends SigningBridgeError<
-  CallContext & { httpStatus: number; bodyExcerpt: string; contentType?: string | undefined }
+  CallContext & {
+    httpStatus: number;
+    /** The answer's `content-type`, when it had one (an excerpt). */
+    contentType?: string;
+    /** The start of the answer's text: at most 200 characters. */
+    bodyExcerpt: string;
+  }
 > {
   readonly code = 'SB_ERR_TRANSPORT_HTTP_STATUS';
   get retryable(): boolean {
@@ -128,27 +148,19 @@ export class UnexpectedHttpStatus extends SigningBridgeError<
 }
 
 /**
- * The platform's answer did not match the spec's shape: `not-envelope` when it is not the
- * platform's JSON envelope at all (a maintenance page, garbled bytes), `shape` when the envelope's
- * result breaks the spec.
+ * The platform's answer did not match the spec: `not-envelope`, a 2xx answer that is not a JSON
+ * envelope at all (an HTML page, say); `shape`, an envelope whose result breaks the spec's shape.
  */
 export class ResponseInvalid extends SigningBridgeError<
   CallContext & {
+    reason: 'not-envelope' | 'shape';
     httpStatus: number;
+    /** The answer's `content-type`, when it had one (an excerpt). */
+    contentType?: string;
     fields: InvalidField[];
-    reason?: 'not-envelope' | 'shape' | undefined;
-    contentType?: string | undefined;
   }
 > {
   readonly code = 'SB_ERR_RESPONSE_INVALID';
-  readonly retryable = false;
-}
-
-/** The answer was larger than the client reads (`maxResponseBytes`); the rest was not read. */
-export class ResponseTooLarge extends SigningBridgeError<
-  CallContext & { limitBytes: number; httpStatus: number }
-> {
-  readonly code = 'SB_ERR_RESPONSE_TOO_LARGE';
   readonly retryable = false;
 }
 
@@ -168,6 +180,18 @@ export class CommandOutcomeUnknown extends SigningBridgeError<{
   causeCode?: string | undefined;
 }> {
   readonly code = 'SB_ERR_COMMAND_OUTCOME_UNKNOWN';
+  readonly retryable = false;
+}
+
+/**
+ * The platform's answer was larger than the client's `maxResponseBytes`: the client stopped
+ * reading it and closed the connection. The request had been sent, so the platform may have
+ * acted; no answer of the spec comes near the limit, so this is not retried.
+ */
+export class ResponseTooLarge extends SigningBridgeError<
+  CallContext & { limitBytes: number; httpStatus: number }
+> {
+  readonly code = 'SB_ERR_RESPONSE_TOO_LARGE';
   readonly retryable = false;
 }
 

@@ -5,7 +5,7 @@
  */
 import type { Logger } from 'pino';
 import { Pool } from 'undici';
-import { type CallInfo, SigningClient } from './api-client/index.js';
+import { type CallInfo, SigningClient, undiciTimeoutMs } from './api-client/index.js';
 import {
   bridgeSettings,
   clientOptions,
@@ -117,11 +117,13 @@ function platformClient(
   log: Logger,
 ) {
   const options = clientOptions(config);
+  // As many connections as the client lets requests through at once (maxConcurrentRequests), so
+  // a request it hands over never queues in undici; the call deadline is the one time limit.
   const pool = new Pool(new URL(options.baseUrl).origin, {
-    connections: config.SIGNING_CONNECTIONS,
+    connections: options.maxConcurrentRequests,
     connect: { timeout: options.timeouts.connectMs },
-    headersTimeout: options.timeouts.headersMs,
-    bodyTimeout: options.timeouts.bodyMs,
+    headersTimeout: undiciTimeoutMs(options.timeouts.callMs),
+    bodyTimeout: undiciTimeoutMs(options.timeouts.callMs),
   });
   const onCall = (info: CallInfo) => {
     observed.onCall(info);

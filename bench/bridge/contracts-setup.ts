@@ -19,6 +19,7 @@ export async function setUpContracts(simulatorUrl: string, workload: Workload): 
     ...APP,
     requestsPerSecond: 0,
     dispatcher: pool,
+    maxConcurrentRequests: WORKERS,
   });
   const queue = [...workload.bizIds];
   const worker = async () => {

@@ -176,6 +176,30 @@ describe('SigningClient operations', () => {
       ConfigInvalid,
     );
   });
+
+  it('when the removed headersMs or bodyMs is given, then construction fails pointing to callMs', () => {
+    const options = { baseUrl: ORIGIN, appToken: 't', appSecret: 's' };
+    const error = (() => {
+      try {
+        return new SigningClient({ ...options, timeouts: { headersMs: 1_000 } as never });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(ConfigInvalid);
+    expect((error as ConfigInvalid).details.variables).toEqual([
+      { path: 'timeouts.headersMs', rule: expect.stringContaining('timeouts.callMs') },
+    ]);
+  });
+
+  it.each([
+    ['maxConcurrentRequests', { maxConcurrentRequests: 0 }],
+    ['maxResponseBytes', { maxResponseBytes: 0 }],
+    ['timeouts.callMs', { timeouts: { callMs: 0 } }],
+  ])('when %s is not positive, then construction fails naming it', (path, given) => {
+    const options = { baseUrl: ORIGIN, appToken: 't', appSecret: 's', ...given };
+    expect(() => new SigningClient(options)).toThrow(path);
+  });
 });
 
 describe('authentication headers', () => {
@@ -222,24 +246,39 @@ describe('authentication headers', () => {
 });
 
 describe('retries', () => {
+  it('when the first two attempts are throttled (429), then the third succeeds', async () => {
+    const { client, calls, answer } = setup();
+    answer('/v2/contract/notice', 429, { code: 429, message: 'slow down' }).times(2);
+    answer('/v2/contract/notice', 200, { responseCode: '00000000' });
+    await expect(client.remindSignatories({ bizId: 'b1' })).resolves.toBeUndefined();
+    expect(calls.map((c) => [c.attempt, c.error === undefined])).toEqual([
+      [0, false],
+      [1, false],
+      [2, true],
+    ]);
+  });
+
+  // They reached the platform or something in front of it: the caller decides (the errors stay
+  // retryable for it), the client sends nothing again.
   it.each([
-    ['HTTP 503 without envelope', 503, 'unavailable'],
-    ['HTTP 502', 502, '<html>bad gateway</html>'],
-    ['HTTP 504', 504, ''],
-    ['platform code 21990001', 200, { responseCode: '21990001', message: 'internal' }],
-    ['throttling 429', 429, { code: 429, message: 'slow down' }],
+    ['HTTP 503 without envelope', 503, 'unavailable', 'SB_ERR_TRANSPORT_HTTP_STATUS'],
+    ['HTTP 502', 502, '<html>bad gateway</html>', 'SB_ERR_TRANSPORT_HTTP_STATUS'],
+    ['HTTP 504', 504, '', 'SB_ERR_TRANSPORT_HTTP_STATUS'],
+    [
+      'platform code 21990001',
+      200,
+      { responseCode: '21990001', message: 'internal' },
+      'SB_ERR_PLATFORM_REJECTED',
+    ],
   ])(
-    'when the first two attempts fail with %s, then the third succeeds',
-    async (_, status, body) => {
+    'when the first attempt fails with %s, then it is not resent',
+    async (_, status, body, code) => {
       const { client, calls, answer } = setup();
-      answer('/v2/contract/notice', status, body).times(2);
+      answer('/v2/contract/notice', status, body);
       answer('/v2/contract/notice', 200, { responseCode: '00000000' });
-      await expect(client.remindSignatories({ bizId: 'b1' })).resolves.toBeUndefined();
-      expect(calls.map((c) => [c.attempt, c.error === undefined])).toEqual([
-        [0, false],
-        [1, false],
-        [2, true],
-      ]);
+      const error = await client.remindSignatories({ bizId: 'b1' }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code, retryable: true });
+      expect(calls.map((c) => c.attempt)).toEqual([0]);
     },
   );
 
@@ -268,13 +307,13 @@ describe('retries', () => {
     expect(calls).toHaveLength(1);
   });
 
-  it('when every attempt fails transiently, then the last error is thrown after maxAttempts', async () => {
+  it('when every attempt is throttled, then the last error is thrown after maxAttempts', async () => {
     const { client, calls, answer } = setup({ retry: { maxAttempts: 4, initialDelayMs: 1 } });
-    answer('/v2/contract/notice', 503, 'down').times(4);
+    answer('/v2/contract/notice', 429, { code: 429, message: 'slow down' }).times(4);
     const error = await client.remindSignatories({ contractId: 'c9' }).catch((e: unknown) => e);
     expect(error).toMatchObject({
-      code: 'SB_ERR_TRANSPORT_HTTP_STATUS',
-      details: { httpStatus: 503, contractId: 'c9' },
+      code: 'SB_ERR_PLATFORM_REJECTED',
+      details: { httpStatus: 429, family: 'throttled', contractId: 'c9' },
     });
     expect(calls).toHaveLength(4);
   });
@@ -282,7 +321,7 @@ describe('retries', () => {
   it('when attempts are retried, then every attempt takes its own rate-limit token', async () => {
     const take = vi.spyOn(FairLimiter.prototype, 'take');
     const { client, answer } = setup();
-    answer('/v2/contract/notice', 503, 'down').times(2);
+    answer('/v2/contract/notice', 429, { code: 429, message: 'slow down' }).times(2);
     answer('/v2/contract/notice', 200, { responseCode: '00000000' });
     await client.remindSignatories({ bizId: 'b1' });
     expect(take).toHaveBeenCalledTimes(3);
@@ -321,7 +360,7 @@ describe('retries', () => {
 
   it('when the caller aborts during backoff, then the call rejects with the reason', async () => {
     const { client, answer } = setup({ retry: { initialDelayMs: 10_000, maxDelayMs: 10_000 } });
-    answer('/v2/contract/notice', 503, 'down');
+    answer('/v2/contract/notice', 429, { code: 429, message: 'slow down' });
     const controller = new AbortController();
     vi.spyOn(Math, 'random').mockReturnValue(0.99);
     const pending = client.remindSignatories({ bizId: 'b1' }, { signal: controller.signal });

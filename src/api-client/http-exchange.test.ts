@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 import { errors, Pool } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ExchangeFailed, exchange } from './http-exchange.js';
+import { AnswerTooLarge, BoundedBody, ExchangeFailed, exchange } from './http-exchange.js';
 
 const servers: Server[] = [];
 const pools: Pool[] = [];
@@ -36,7 +36,12 @@ async function serve(onRequest: (socket: Socket) => void): Promise<string> {
 
 function post(
   origin: string,
-  options: { headersTimeoutMs?: number; bodyTimeoutMs?: number; signal?: AbortSignal } = {},
+  options: {
+    headersTimeoutMs?: number;
+    bodyTimeoutMs?: number;
+    signal?: AbortSignal;
+    maxResponseBytes?: number;
+  } = {},
 ) {
   const pool = new Pool(origin);
   pools.push(pool);
@@ -45,6 +50,7 @@ function post(
     path: '/v2/contract/send',
     headers: {},
     body: '{"bizId":"b"}',
+    maxResponseBytes: 1024,
     ...options,
   });
 }
@@ -65,6 +71,45 @@ describe('exchange', () => {
       socket.end(`HTTP/1.1 441 Auth\r\ncontent-length: ${body.length}\r\n\r\n${body}`),
     );
     await expect(post(origin)).resolves.toEqual({ statusCode: 441, body });
+  });
+
+  it('when the answer has a content type, then it comes back with it', async () => {
+    const body = '<html>bad gateway</html>';
+    const origin = await serve((socket) =>
+      socket.end(
+        `HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
+      ),
+    );
+    await expect(post(origin)).resolves.toEqual({
+      statusCode: 200,
+      body,
+      contentType: 'text/html',
+    });
+  });
+
+  it('when the content-length is over the limit, then it fails at the headers as too large', async () => {
+    const origin = await serve((socket) =>
+      socket.write(
+        'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 1025\r\n\r\n{',
+      ),
+    );
+    const error = await post(origin).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AnswerTooLarge);
+    expect(error).toMatchObject({
+      limitBytes: 1024,
+      statusCode: 200,
+      contentType: 'application/json',
+    });
+  });
+
+  it('when a chunked body passes the limit, then it fails as too large', async () => {
+    const origin = await serve((socket) => {
+      socket.write('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n');
+      socket.write(`400\r\n${'a'.repeat(1024)}\r\n`);
+      socket.write('1\r\na\r\n');
+    });
+    const error = await post(origin).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AnswerTooLarge);
   });
 
   it('when nothing listens, then it fails as not sent with ECONNREFUSED', async () => {
@@ -107,5 +152,24 @@ describe('exchange', () => {
     setTimeout(() => controller.abort(new Error('shutting down')), 50);
     const error = await failure(pending);
     expect((error.cause as Error).message).toBe('shutting down');
+  });
+});
+
+describe('BoundedBody', () => {
+  it('when chunks fill it exactly, then it keeps them all; one byte more is refused and not kept', () => {
+    const body = new BoundedBody(4);
+    expect(body.add(Buffer.from('ab'))).toBe(true);
+    expect(body.add(Buffer.from('cd'))).toBe(true);
+    expect(body.add(Buffer.from('e'))).toBe(false);
+    expect(body.bytes).toBe(4);
+    expect(body.text()).toBe('abcd');
+  });
+
+  it('when a multi-byte character is split across chunks, then the text is whole', () => {
+    const bytes = Buffer.from('合同', 'utf8');
+    const body = new BoundedBody(16);
+    body.add(bytes.subarray(0, 2));
+    body.add(bytes.subarray(2));
+    expect(body.text()).toBe('合同');
   });
 });

@@ -4,6 +4,11 @@
  * platform may have acted", which is why this uses `dispatch` rather than `request()`: only a
  * dispatch handler is told `onRequestSent`. Interceptors that wrap handlers hide that hook;
  * pass a plain Pool, Agent or Client.
+ *
+ * The answer is bounded: a `content-length` over `maxResponseBytes` is refused at the headers,
+ * and bytes are counted as they come, so an answer without one (chunked) is cut off as soon as it
+ * passes the limit. Either way the request is aborted at once, which destroys the connection:
+ * nothing more is read, and at most `maxResponseBytes` are ever held.
  */
 import type { Dispatcher, FormData } from 'undici';
 import type { HttpAnswer } from './response-reader.js';
@@ -13,8 +18,11 @@ export interface ExchangeRequest {
   readonly path: string;
   readonly headers: Record<string, string>;
   readonly body: string | FormData;
+  /** The largest answer body read, in bytes; a larger one fails with AnswerTooLarge. */
+  readonly maxResponseBytes: number;
   readonly headersTimeoutMs?: number | undefined;
   readonly bodyTimeoutMs?: number | undefined;
+  /** Aborts the exchange at once, queued or in flight; it fails with the signal's reason. */
   readonly signal?: AbortSignal | undefined;
 }
 
@@ -30,17 +38,29 @@ export class ExchangeFailed extends Error {
   }
 }
 
+/** The answer was larger than `maxResponseBytes`; the rest of it was not read. */
+export class AnswerTooLarge extends Error {
+  constructor(
+    readonly limitBytes: number,
+    readonly statusCode: number,
+    readonly contentType: string | undefined,
+  ) {
+    super(`the answer is larger than ${limitBytes} bytes`);
+  }
+}
+
 type Handler = Dispatcher.DispatchHandler & { onRequestSent(): void };
 
 export function exchange(dispatcher: Dispatcher, request: ExchangeRequest): Promise<HttpAnswer> {
-  const { signal } = request;
+  const { signal, maxResponseBytes } = request;
   return new Promise((resolve, reject) => {
     let sent = false;
     let settled = false;
     let statusCode = 0;
     let retryAfter: string | undefined;
+    let contentType: string | undefined;
     let abortUndici: ((reason?: Error) => void) | undefined;
-    const chunks: Buffer[] = [];
+    const body = new BoundedBody(maxResponseBytes);
 
     const settle = (finish: () => void) => {
       if (settled) return;
@@ -52,6 +72,12 @@ export function exchange(dispatcher: Dispatcher, request: ExchangeRequest): Prom
     const onAbort = () => {
       abortUndici?.(signal?.reason);
       settle(() => reject(new ExchangeFailed(sent, signal?.reason)));
+    };
+    // Stop reading now: undici destroys the connection of an aborted request.
+    const tooLarge = () => {
+      const failure = new AnswerTooLarge(maxResponseBytes, statusCode, contentType);
+      settle(() => reject(failure));
+      abortUndici?.(failure);
     };
 
     const handler: Handler = {
@@ -65,19 +91,30 @@ export function exchange(dispatcher: Dispatcher, request: ExchangeRequest): Prom
       onHeaders(status, rawHeaders) {
         statusCode = status;
         retryAfter = headerValue(rawHeaders, 'retry-after');
+        contentType = headerValue(rawHeaders, 'content-type');
+        const declared = Number(headerValue(rawHeaders, 'content-length'));
+        if (declared > maxResponseBytes) {
+          tooLarge();
+          return false;
+        }
         return true;
       },
       onData(chunk) {
-        chunks.push(chunk);
+        if (settled) return false;
+        if (!body.add(chunk)) {
+          tooLarge();
+          return false;
+        }
         return true;
       },
       onComplete() {
-        const body = Buffer.concat(chunks).toString('utf8');
-        settle(() =>
-          resolve(
-            retryAfter === undefined ? { statusCode, body } : { statusCode, body, retryAfter },
-          ),
-        );
+        const answer: HttpAnswer = {
+          statusCode,
+          body: body.text(),
+          ...(retryAfter === undefined ? {} : { retryAfter }),
+          ...(contentType === undefined ? {} : { contentType }),
+        };
+        settle(() => resolve(answer));
       },
       onError(error) {
         settle(() => reject(new ExchangeFailed(sent, error)));
@@ -99,6 +136,31 @@ export function exchange(dispatcher: Dispatcher, request: ExchangeRequest): Prom
       handler,
     );
   });
+}
+
+/** The chunks of a body up to a limit: what would pass it is refused, not kept. */
+export class BoundedBody {
+  readonly #chunks: Buffer[] = [];
+  #bytes = 0;
+
+  constructor(readonly limitBytes: number) {}
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** Keeps the chunk and returns true, or returns false (keeping nothing) if it passes the limit. */
+  add(chunk: Buffer): boolean {
+    if (this.#bytes + chunk.byteLength > this.limitBytes) return false;
+    this.#chunks.push(chunk);
+    this.#bytes += chunk.byteLength;
+    return true;
+  }
+
+  /** The body as UTF-8; one copy, of at most `limitBytes`. */
+  text(): string {
+    return Buffer.concat(this.#chunks, this.#bytes).toString('utf8');
+  }
 }
 
 /** A header of undici's raw list (name, value, name, value, ...), names in any case. */

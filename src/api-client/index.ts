@@ -15,7 +15,12 @@ export type {
   SigningClientOptions,
   Timeouts,
 } from './settings.js';
-export { DEFAULTS as CLIENT_DEFAULTS } from './settings.js';
+export {
+  DEFAULTS as CLIENT_DEFAULTS,
+  MAX_CALL_MS,
+  MAX_RESPONSE_BYTES_LIMIT,
+  undiciTimeoutMs,
+} from './settings.js';
 export type { AuthHeaderNames, AuthValues, RequestSigner, SignerInput } from './signature.js';
 export {
   authHeaderNames,

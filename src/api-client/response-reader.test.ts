@@ -120,6 +120,37 @@ describe('readResponse', () => {
     expect(thrown(read(200, 'not json'))).toBeInstanceOf(ResponseInvalid);
   });
 
+  it('when HTTP 200 is an HTML page, then ResponseInvalid says not-envelope with its content type', () => {
+    const answer = { statusCode: 200, body: '<html>login</html>', contentType: 'text/html' };
+    const error = thrown(() => readResponse(noResult, answer, context));
+    expect(error).toBeInstanceOf(ResponseInvalid);
+    expect((error as ResponseInvalid).details).toMatchObject({
+      reason: 'not-envelope',
+      httpStatus: 200,
+      contentType: 'text/html',
+    });
+  });
+
+  it('when an envelope breaks the shape, then ResponseInvalid says shape; without a content type it has none', () => {
+    const error = thrown(read(200, { code: 0, result: { documentId: 5 } }, documentResult));
+    expect((error as ResponseInvalid).details.reason).toBe('shape');
+    expect((error as ResponseInvalid).details).not.toHaveProperty('contentType');
+  });
+
+  it('when a non-2xx answer has no envelope, then UnexpectedHttpStatus keeps its content type, bounded', () => {
+    const long = `text/html; ${'x'.repeat(500)}`;
+    const answer = { statusCode: 503, body: 'down', contentType: long };
+    const error = thrown(() => readResponse(noResult, answer, context)) as UnexpectedHttpStatus;
+    expect(error.details.contentType).toBe(long.slice(0, 200));
+    expect(error.details.bodyExcerpt).toBe('down');
+  });
+
+  it('when the excerpt would cut a character in two, then it stops before it', () => {
+    const body = `${'x'.repeat(199)}😀${'y'.repeat(10)}`;
+    const error = thrown(read(502, body)) as UnexpectedHttpStatus;
+    expect(error.details.bodyExcerpt).toBe('x'.repeat(199));
+  });
+
   it('when a draft comes back with a contract status and an action type the spec does not list, then the result keeps them and names them', () => {
     const draft = {
       id: 'c1',

@@ -20,9 +20,15 @@ export interface HttpAnswer {
   readonly body: string;
   /** The `retry-after` header, when the platform sent one (with a 429, say). */
   readonly retryAfter?: string;
+  /**
+   * The `content-type` header as sent, when there was one: with the status, what tells a proxy's
+   * HTML page from the platform's JSON.
+   */
+  readonly contentType?: string;
 }
 
-const EXCERPT_LENGTH = 200;
+/** The most of an answer's text an error quotes, in characters. */
+export const EXCERPT_LENGTH = 200;
 
 export interface ReadResult<T> {
   readonly result: T;
@@ -48,8 +54,27 @@ export function readResponse<R extends z.ZodType>(
   const reading = readAnswer(resultSchema, outcome.result);
   if (reading.success) return { result: reading.data, unlisted: reading.unlisted };
   throw new ResponseInvalid(`${context.operation}: the platform's result does not match the spec`, {
-    details: { ...context, httpStatus: answer.statusCode, fields: invalidFields(reading.error) },
+    details: {
+      ...context,
+      reason: 'shape',
+      httpStatus: answer.statusCode,
+      ...contentTypeOf(answer),
+      fields: invalidFields(reading.error),
+    },
   });
+}
+
+/** At most EXCERPT_LENGTH characters, never half of a surrogate pair. */
+export function excerpt(text: string): string {
+  if (text.length <= EXCERPT_LENGTH) return text;
+  const cut = text.slice(0, EXCERPT_LENGTH);
+  const last = cut.charCodeAt(cut.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
+}
+
+/** `{ contentType }` (an excerpt) when the answer had one; no key rather than `undefined`. */
+function contentTypeOf(answer: HttpAnswer): { contentType?: string } {
+  return answer.contentType === undefined ? {} : { contentType: excerpt(answer.contentType) };
 }
 
 function envelopeOf(text: string): ResponseBody | undefined {
@@ -104,7 +129,9 @@ function withoutEnvelope(answer: HttpAnswer, context: CallContext): Error {
     return new ResponseInvalid(`${context.operation}: HTTP ${statusCode} without a JSON envelope`, {
       details: {
         ...context,
+        reason: 'not-envelope',
         httpStatus: statusCode,
+        ...contentTypeOf(answer),
         fields: [{ path: '(body)', rule: 'must be a JSON object with code or responseCode' }],
       },
     });
@@ -113,7 +140,8 @@ function withoutEnvelope(answer: HttpAnswer, context: CallContext): Error {
     details: {
       ...context,
       httpStatus: statusCode,
-      bodyExcerpt: answer.body.slice(0, EXCERPT_LENGTH),
+      ...contentTypeOf(answer),
+      bodyExcerpt: excerpt(answer.body),
     },
   });
 }

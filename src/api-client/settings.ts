@@ -21,7 +21,12 @@ export interface CallInfo {
   readonly priority?: string | undefined;
   /** How long the attempt waited for a token of the rate limit. */
   readonly tokenWaitMs: number;
-  /** From the request handed to the pool to its answer or failure. */
+  /**
+   * How long it then waited for one of the `maxConcurrentRequests` slots (part of `durationMs`);
+   * absent when it never asked for one (its caller aborted while it waited for its token).
+   */
+  readonly slotWaitMs?: number | undefined;
+  /** From asking for a slot (the start of the call's deadline) to the answer or failure. */
   readonly durationMs: number;
   readonly httpStatus?: number | undefined;
   readonly error?: SigningBridgeError<unknown> | undefined;
@@ -35,14 +40,20 @@ export interface CallInfo {
 export interface Timeouts {
   /** TCP connect; applies only to the pool the client builds itself. */
   readonly connectMs: number;
-  /** From the request written to the response headers. */
-  readonly headersMs: number;
-  /** Between two chunks of the response body. */
-  readonly bodyMs: number;
+  /**
+   * One deadline per HTTP attempt, from asking for a connection (its rate token in hand) to the
+   * last byte of the answer: the wait for a slot, the connection, the headers and the whole body
+   * together. Passed while the request was not yet written: `RequestNotSent`; after: the outcome
+   * is unknown (`OutcomeUnknown`). Both with `reason` CALL_DEADLINE_EXCEEDED.
+   */
+  readonly callMs: number;
 }
 
 export interface RetrySettings {
-  /** Attempts in all, the first included; 1 disables retries. */
+  /**
+   * Attempts in all, the first included, of a request that was not sent or was throttled (the
+   * only failures the client retries); 1 disables retries.
+   */
   readonly maxAttempts: number;
   readonly initialDelayMs: number;
   readonly maxDelayMs: number;
@@ -72,9 +83,24 @@ export interface SigningClientOptions {
   readonly onRateChange?: (requestsPerSecond: number) => void;
   readonly timeouts?: Partial<Timeouts>;
   readonly retry?: Partial<RetrySettings>;
+  /**
+   * Requests handed to the dispatcher at once; the others wait in the client, in call order, and
+   * are signed (timestamp, nonce) only when they leave. A `dispatcher` passed in should have as
+   * many connections (a Pool's `connections`), so that a request handed over does not queue
+   * again there; the client's own pool has exactly this many.
+   */
+  readonly maxConcurrentRequests?: number;
+  /**
+   * Largest answer body read, in bytes: a larger one fails with `ResponseTooLarge` as soon as its
+   * `content-length` or its bytes pass it, and its connection is closed.
+   */
+  readonly maxResponseBytes?: number;
   /** Largest file add-by-file accepts, in bytes. */
   readonly maxFileBytes?: number;
-  /** Built at the composition root and closed there; without it the client owns a Pool. */
+  /**
+   * Built at the composition root and closed there; without it the client owns a Pool. Its
+   * connections should number `maxConcurrentRequests`.
+   */
   readonly dispatcher?: Dispatcher;
   readonly onCall?: (info: CallInfo) => void;
   /**
@@ -96,6 +122,8 @@ export interface Settings {
   readonly onRateChange: ((requestsPerSecond: number) => void) | undefined;
   readonly timeouts: Timeouts;
   readonly retry: RetrySettings;
+  readonly maxConcurrentRequests: number;
+  readonly maxResponseBytes: number;
   readonly maxFileBytes: number;
   readonly dispatcher: Dispatcher | undefined;
   readonly onCall: ((info: CallInfo) => void) | undefined;
@@ -103,6 +131,13 @@ export interface Settings {
 }
 
 const positiveMs = z.number().int().positive();
+/** A deadline past this is no deadline; well within what a Node timer can hold (2^31 - 1 ms). */
+export const MAX_CALL_MS = 3_600_000;
+/** An answer's text must fit a JavaScript string, and a process's memory many times over. */
+export const MAX_RESPONSE_BYTES_LIMIT = 256 * 1024 * 1024;
+const replacedByCallMs = z
+  .never({ error: 'removed: timeouts.callMs is now the one deadline of the whole call' })
+  .optional();
 // Priorities are the few classes of a caller's work: each keeps a queue for good.
 const MAX_PRIORITIES = 64;
 const MAX_PRIORITY_CHARS = 64;
@@ -126,8 +161,13 @@ const Checked = z.object({
     })
     .optional(),
   timeouts: z
-    .object({ connectMs: positiveMs, headersMs: positiveMs, bodyMs: positiveMs })
-    .partial()
+    .object({
+      connectMs: positiveMs.optional(),
+      callMs: positiveMs.max(MAX_CALL_MS).optional(),
+      // Gone since the call deadline: named, so that a caller still setting one learns why.
+      headersMs: replacedByCallMs,
+      bodyMs: replacedByCallMs,
+    })
     .optional(),
   retry: z
     .object({
@@ -138,13 +178,26 @@ const Checked = z.object({
     })
     .partial()
     .optional(),
+  maxConcurrentRequests: z.number().int().positive().optional(),
+  maxResponseBytes: z.number().int().positive().max(MAX_RESPONSE_BYTES_LIMIT).optional(),
   maxFileBytes: z.number().int().positive().optional(),
 });
 
 export const DEFAULTS = {
   requestsPerSecond: 10,
-  timeouts: { connectMs: 5_000, headersMs: 30_000, bodyMs: 30_000 },
+  timeouts: { connectMs: 5_000, callMs: 30_000 },
+  /**
+   * Retries are of requests never sent, or throttled: the backoff is short and not a setting of
+   * the service (the option stays for programmatic users).
+   */
   retry: { maxAttempts: 3, initialDelayMs: 200, maxDelayMs: 5_000, multiplier: 2 },
+  maxConcurrentRequests: 10,
+  /**
+   * The spec's largest answer, a draft with its signatories and their actions, is a few KB;
+   * 1 MiB is hundreds of times that, while a stray answer (a proxy's page, a wrong URL) costs at
+   * most 1 MiB per request in flight.
+   */
+  maxResponseBytes: 1024 * 1024,
   maxFileBytes: 20 * 1024 * 1024,
 } as const;
 
@@ -166,13 +219,33 @@ export function resolveSettings(options: SigningClientOptions): Settings {
     requestsPerSecond: options.requestsPerSecond ?? DEFAULTS.requestsPerSecond,
     priorityWeights: options.priorityWeights ?? {},
     onRateChange: options.onRateChange,
-    timeouts: withDefaults(DEFAULTS.timeouts, options.timeouts),
+    timeouts: withDefaults<Timeouts>(DEFAULTS.timeouts, {
+      connectMs: options.timeouts?.connectMs,
+      callMs: options.timeouts?.callMs,
+    }),
     retry: withDefaults(DEFAULTS.retry, options.retry),
+    maxConcurrentRequests: options.maxConcurrentRequests ?? DEFAULTS.maxConcurrentRequests,
+    maxResponseBytes: options.maxResponseBytes ?? DEFAULTS.maxResponseBytes,
     maxFileBytes: options.maxFileBytes ?? DEFAULTS.maxFileBytes,
     dispatcher: options.dispatcher,
     onCall: options.onCall,
     tracer: options.tracer,
   };
+}
+
+/**
+ * undici's own headers and body timeouts are set this much beyond the call's deadline. They start
+ * later than it (once the request is written, once the headers came), so they never fire first:
+ * the deadline is the one limit.
+ */
+export const UNDICI_TIMEOUT_MARGIN_MS = 1_000;
+
+/**
+ * undici's `headersTimeout` and `bodyTimeout` for a call deadline, never the first to fire: for a
+ * Pool built for the client (the client sets them on each request too).
+ */
+export function undiciTimeoutMs(callMs: number): number {
+  return callMs + UNDICI_TIMEOUT_MARGIN_MS;
 }
 
 /** Fills what the caller left out; an explicit `undefined` counts as left out. */

@@ -1,10 +1,18 @@
 /**
  * Which failures the client retries by itself. The split that matters is "not sent" versus
- * "outcome unknown": a create or an initiate retried after an unknown outcome can answer 1112 or
- * 1101 for work that did succeed, so only the caller, who can reconcile, may retry those.
+ * "the platform may have acted": a create or an initiate retried after an unknown outcome can
+ * answer 1112 or 1101 for work that did succeed, so only the caller, who can reconcile, may retry
+ * anything that reached the platform, or something in front of it.
  */
-import { type CallContext, OutcomeUnknown, RequestNotSent, SigningBridgeError } from '../errors.js';
-import type { ExchangeFailed } from './http-exchange.js';
+import {
+  type CallContext,
+  OutcomeUnknown,
+  PlatformRejected,
+  RequestNotSent,
+  ResponseTooLarge,
+} from '../errors.js';
+import { DeadlineExceeded } from './call-deadline.js';
+import type { AnswerTooLarge, ExchangeFailed } from './http-exchange.js';
 
 /** Failures that happen before a connection exists, so nothing can have been written. */
 const NEVER_CONNECTED = new Set([
@@ -16,34 +24,58 @@ const NEVER_CONNECTED = new Set([
   'ENETUNREACH',
 ]);
 
-/** A failed exchange as one of our transport errors, named by its undici or socket code. */
+/**
+ * A failed exchange as one of our transport errors, named by its undici or socket code, or by
+ * the call's deadline (`CALL_DEADLINE_EXCEEDED`, with `deadlineMs`). Not written yet (still
+ * queued for a slot or a connection): not sent. Written: the outcome is unknown.
+ */
 export function transportError(
-  failure: ExchangeFailed,
+  failure: Pick<ExchangeFailed, 'requestSent' | 'cause'>,
   context: CallContext,
 ): RequestNotSent | OutcomeUnknown {
-  const reason = errorCode(failure.cause) ?? describe(failure.cause);
-  const options = { details: { ...context, reason }, cause: failure.cause };
+  const { cause } = failure;
+  const deadline = cause instanceof DeadlineExceeded ? cause : undefined;
+  const reason = deadline ? DeadlineExceeded.REASON : (errorCode(cause) ?? describe(cause));
+  const details = deadline
+    ? { ...context, reason, deadlineMs: deadline.deadlineMs }
+    : { ...context, reason };
+  const options = { details, cause };
+  const why = deadline ? `${deadline.message}` : reason;
   if (NEVER_CONNECTED.has(reason) || !failure.requestSent) {
+    const where = deadline ? ' before the request was written' : '';
     return new RequestNotSent(
-      `${context.operation}: request not sent (${reason}); safe to retry`,
+      `${context.operation}: request not sent (${why}${where}); safe to retry`,
       options,
     );
   }
   return new OutcomeUnknown(
-    `${context.operation}: no answer after the request was sent (${reason}); the platform may ` +
+    `${context.operation}: no whole answer after the request was sent (${why}); the platform may ` +
       'have acted, reconcile before retrying',
     options,
   );
 }
 
+/** An answer over the size limit, which the exchange stopped reading. */
+export function responseTooLarge(failure: AnswerTooLarge, context: CallContext): ResponseTooLarge {
+  return new ResponseTooLarge(
+    `${context.operation}: the platform's answer is larger than ${failure.limitBytes} bytes; ` +
+      'it was not read (the platform may have acted)',
+    {
+      details: { ...context, limitBytes: failure.limitBytes, httpStatus: failure.statusCode },
+      cause: failure,
+    },
+  );
+}
+
 /**
- * The client retries what cannot have had an effect or what the platform calls transient:
- * not sent, 502/503/504, 21990001 and throttling. Never business errors, never unknown outcomes.
+ * The client retries only what cannot have had an effect: a request that was never sent, and a
+ * throttling answer (HTTP 429), which the platform refuses before doing anything. Not 502, 503 or
+ * 504, not 21990001, not an unknown outcome: the request reached the platform, or something in
+ * front of it, and the caller decides (src/consumers runs the command again, reconciling).
  */
 export function isRetryable(error: unknown): boolean {
-  return (
-    error instanceof SigningBridgeError && error.retryable && !(error instanceof OutcomeUnknown)
-  );
+  if (error instanceof RequestNotSent) return true;
+  return error instanceof PlatformRejected && error.details.family === 'throttled';
 }
 
 /** Node reports a refused dual-stack connect as an AggregateError; its parts carry the code. */

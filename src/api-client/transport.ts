@@ -1,20 +1,28 @@
 /**
- * Everything between an operation and the wire: the pool, signing, the shared rate limit,
- * bounded retries, reading the envelope and naming the failure. Operations know none of it.
+ * Everything between an operation and the wire: the pool, the shared rate limit, the gate of
+ * requests in flight, signing, the call's deadline, bounded retries, reading the envelope and
+ * naming the failure. Operations know none of it.
+ *
+ * One attempt: a rate token; then the deadline starts and the attempt waits for a slot of the
+ * gate; with it, the request is signed and handed to the dispatcher at once; its answer is read
+ * up to `maxResponseBytes`. The deadline covers the slot, the connection, the headers and the
+ * whole body.
  */
 import { randomUUID } from 'node:crypto';
 import { type Dispatcher, type FormData, Pool } from 'undici';
 import type { z } from 'zod';
-import type { CallContext, SigningBridgeError } from '../errors.js';
+import { type CallContext, ResponseTooLarge, type SigningBridgeError } from '../errors.js';
 import { retryWithBackoff } from '../retry/retry.js';
 import type { UnlistedValue } from '../schemas/platform/answers.js';
+import { CallDeadline } from './call-deadline.js';
 import { startAttemptSpan } from './call-span.js';
-import { type ExchangeFailed, type ExchangeRequest, exchange } from './http-exchange.js';
+import { AnswerTooLarge, ExchangeFailed, type ExchangeRequest, exchange } from './http-exchange.js';
 import { RateControl } from './rate-control.js';
-import { readResponse } from './response-reader.js';
-import type { Settings } from './settings.js';
+import { type ReleaseSlot, RequestGate } from './request-gate.js';
+import { type HttpAnswer, readResponse } from './response-reader.js';
+import { type Settings, undiciTimeoutMs } from './settings.js';
 import { authHeaders } from './signature.js';
-import { isRetryable, transportError } from './transport-errors.js';
+import { isRetryable, responseTooLarge, transportError } from './transport-errors.js';
 
 /** One call of one operation, ready to send. */
 export interface Call<R extends z.ZodType> {
@@ -38,6 +46,7 @@ export class Transport {
   /** Only a pool the transport built itself is closed by it. */
   readonly #ownPool: Pool | undefined;
   readonly #rate: RateControl;
+  readonly #gate: RequestGate;
   readonly #basePath: string;
 
   constructor(settings: Settings) {
@@ -54,6 +63,7 @@ export class Transport {
       weights: new Map(Object.entries(priorityWeights)),
       onRate: onRateChange,
     });
+    this.#gate = new RequestGate(settings.maxConcurrentRequests);
     this.#basePath = settings.baseUrl.pathname.replace(/\/+$/, '');
   }
 
@@ -83,7 +93,8 @@ export class Transport {
 
   /**
    * One HTTP attempt: every attempt, retries included, waits for its own token; a throttling
-   * answer slows every later one (rate-control.ts).
+   * answer slows every later one (rate-control.ts). Then its deadline starts: the wait for a slot,
+   * the exchange and the answer's last byte all come within it.
    */
   async #attempt<R extends z.ZodType>(
     call: Call<R>,
@@ -95,29 +106,34 @@ export class Transport {
     const target = { baseUrl, path: this.#basePath + call.path, operation: call.context.operation };
     const span = startAttemptSpan(tracer, target, attempt);
     const started = performance.now();
+    const deadline = new CallDeadline(this.#settings.timeouts.callMs, signal);
     const report: {
       httpStatus?: number;
+      slotWaitMs?: number;
       error?: SigningBridgeError<unknown>;
       unlisted?: readonly UnlistedValue[];
     } = {};
     let retryAfter: string | undefined;
     try {
-      const answer = await exchange(this.#dispatcher, this.#request(call, signal)).catch(
-        (failure: ExchangeFailed) => Promise.reject(transportError(failure, call.context)),
-      );
+      const answer = await this.#exchange(call, deadline, (ms) => {
+        report.slotWaitMs = ms;
+      });
       report.httpStatus = answer.statusCode;
       retryAfter = answer.retryAfter;
       const { result, unlisted } = readResponse(call.result, answer, call.context);
       if (unlisted.length > 0) report.unlisted = unlisted;
       return result;
     } catch (error) {
-      // Both steps above throw only catalogue errors.
+      // The steps above throw only catalogue errors.
       report.error = error as SigningBridgeError<unknown>;
+      // An answer cut off for its size did come, with a status.
+      if (error instanceof ResponseTooLarge) report.httpStatus = error.details.httpStatus;
       this.#rate.answered(error, retryAfter);
       // The caller's own abort is theirs to recognise, not a transport failure.
       signal?.throwIfAborted();
       throw error;
     } finally {
+      deadline.clear();
       const durationMs = performance.now() - started;
       span.end(report);
       this.#settings.onCall?.({
@@ -131,14 +147,46 @@ export class Transport {
     }
   }
 
-  #request(call: Call<z.ZodType>, signal: AbortSignal | undefined): ExchangeRequest {
+  /**
+   * A slot of the gate, then the request signed and dispatched at once; the slot is given back
+   * when the exchange settles. A failure of the wait or the exchange comes back as a catalogue
+   * error; a signer that throws is a bug and its error goes up as it is.
+   */
+  async #exchange(
+    call: Call<z.ZodType>,
+    deadline: CallDeadline,
+    onSlot: (waitedMs: number) => void,
+  ): Promise<HttpAnswer> {
+    const asked = performance.now();
+    let release: ReleaseSlot;
+    try {
+      release = await this.#gate.acquire(deadline.signal);
+    } catch (reason) {
+      // The deadline or the caller ended the wait for a slot: nothing was sent.
+      throw transportError({ requestSent: false, cause: reason }, call.context);
+    }
+    try {
+      onSlot(performance.now() - asked);
+      const request = this.#request(call, deadline.signal);
+      return await exchange(this.#dispatcher, request).catch((failure: unknown) => {
+        throw exchangeError(failure, call.context);
+      });
+    } finally {
+      release();
+    }
+  }
+
+  /** Signed here, as it is handed to the dispatcher: the timestamp is the moment it leaves. */
+  #request(call: Call<z.ZodType>, signal: AbortSignal): ExchangeRequest {
+    const { callMs } = this.#settings.timeouts;
     return {
       origin: this.#settings.baseUrl.origin,
       path: this.#basePath + call.path,
       headers: this.#headers(call.body),
       body: call.body,
-      headersTimeoutMs: this.#settings.timeouts.headersMs,
-      bodyTimeoutMs: this.#settings.timeouts.bodyMs,
+      maxResponseBytes: this.#settings.maxResponseBytes,
+      headersTimeoutMs: undiciTimeoutMs(callMs),
+      bodyTimeoutMs: undiciTimeoutMs(callMs),
       signal,
     };
   }
@@ -149,6 +197,7 @@ export class Transport {
     const values = signer({
       appToken,
       appSecret,
+      // The platform checks the signature's epoch time: the wall clock, read as the request leaves.
       now: Date.now(),
       nonce: nonce ? randomUUID() : undefined,
     });
@@ -158,11 +207,25 @@ export class Transport {
   }
 }
 
-/** Keep-alive is undici's default; the timeouts are the client's. */
-function ownPool({ baseUrl, timeouts }: Settings): Pool {
+/** What a failed exchange amounts to: too large an answer, or a transport failure. */
+function exchangeError(failure: unknown, context: CallContext): SigningBridgeError<unknown> {
+  if (failure instanceof AnswerTooLarge) return responseTooLarge(failure, context);
+  // An ExchangeFailed says whether the request was written; anything else (a dispatcher that
+  // threw at once) was not.
+  const failed =
+    failure instanceof ExchangeFailed ? failure : { requestSent: false, cause: failure };
+  return transportError(failed, context);
+}
+
+/**
+ * Keep-alive is undici's default; as many connections as requests the gate lets through, so none
+ * queues in undici. The call deadline is the one limit: undici's own timeouts never fire first.
+ */
+function ownPool({ baseUrl, timeouts, maxConcurrentRequests }: Settings): Pool {
   return new Pool(baseUrl.origin, {
+    connections: maxConcurrentRequests,
     connect: { timeout: timeouts.connectMs },
-    headersTimeout: timeouts.headersMs,
-    bodyTimeout: timeouts.bodyMs,
+    headersTimeout: undiciTimeoutMs(timeouts.callMs),
+    bodyTimeout: undiciTimeoutMs(timeouts.callMs),
   });
 }

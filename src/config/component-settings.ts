@@ -3,7 +3,7 @@
  * root passes these on; no part reads the environment itself.
  */
 import type { Logger } from 'pino';
-import { CLIENT_DEFAULTS, type SigningClientOptions } from '../api-client/index.js';
+import type { SigningClientOptions } from '../api-client/index.js';
 import { type BridgeSettings, defaultBridgeSettings } from '../consumers/settings.js';
 import type { FilePolicy } from '../files/index.js';
 import type {
@@ -67,15 +67,12 @@ export function clientOptions(config: Config) {
     requestsPerSecond: config.SIGNING_RPS,
     timeouts: {
       connectMs: config.SIGNING_CONNECT_TIMEOUT_MS,
-      headersMs: config.SIGNING_HEADERS_TIMEOUT_MS,
-      bodyMs: config.SIGNING_BODY_TIMEOUT_MS,
+      callMs: config.SIGNING_CALL_TIMEOUT_MS,
     },
-    retry: {
-      maxAttempts: config.SIGNING_RETRY_MAX_ATTEMPTS,
-      initialDelayMs: config.SIGNING_RETRY_INITIAL_DELAY_MS,
-      maxDelayMs: config.SIGNING_RETRY_MAX_DELAY_MS,
-      multiplier: CLIENT_DEFAULTS.retry.multiplier,
-    },
+    // The backoff between attempts of a request not sent is the client's own (CLIENT_DEFAULTS).
+    retry: { maxAttempts: config.SIGNING_RETRY_MAX_ATTEMPTS },
+    maxConcurrentRequests: config.SIGNING_CONNECTIONS,
+    maxResponseBytes: config.SIGNING_MAX_RESPONSE_BYTES,
     maxFileBytes: config.FILE_MAX_BYTES,
   } satisfies SigningClientOptions;
 }

@@ -14,7 +14,6 @@ export const AT_LEAST: readonly PairRule[] = [
   { larger: 'MAX_PENDING', smaller: 'MAX_IN_FLIGHT' },
   { larger: 'RETRY_MAX_DELAY_MS', smaller: 'RETRY_INITIAL_DELAY_MS' },
   { larger: 'PRECONDITION_MAX_DELAY_MS', smaller: 'PRECONDITION_INITIAL_DELAY_MS' },
-  { larger: 'SIGNING_RETRY_MAX_DELAY_MS', smaller: 'SIGNING_RETRY_INITIAL_DELAY_MS' },
   { larger: 'BREAKER_MAX_OPEN_MS', smaller: 'BREAKER_OPEN_MS' },
   { larger: 'TOPIC_REPLICATION_FACTOR', smaller: 'TOPIC_MIN_INSYNC_REPLICAS' },
 ];

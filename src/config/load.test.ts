@@ -204,11 +204,9 @@ const VALID: Record<VariableName, fc.Arbitrary<string>> = (() => {
       .map(([interactive, bulk]) => `interactive=${interactive},bulk=${bulk}`),
     SIGNING_CONNECTIONS: int(1, 1_000),
     SIGNING_CONNECT_TIMEOUT_MS: int(1, 60_000),
-    SIGNING_HEADERS_TIMEOUT_MS: int(1, 600_000),
-    SIGNING_BODY_TIMEOUT_MS: int(1, 600_000),
+    SIGNING_CALL_TIMEOUT_MS: int(1, 3_600_000),
+    SIGNING_MAX_RESPONSE_BYTES: int(1, 256 * 1_048_576),
     SIGNING_RETRY_MAX_ATTEMPTS: int(1, 20),
-    SIGNING_RETRY_INITIAL_DELAY_MS: ms,
-    SIGNING_RETRY_MAX_DELAY_MS: ms,
     MAX_IN_FLIGHT: int(1, 10_000),
     MAX_PENDING: int(1, 100_000),
     // At least the largest record any limits below admit: that rule is the engine's.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeUnknown, unknownVariables } from './unknown-variables.js';
+import { describeUnknown, REMOVED_VARIABLES, unknownVariables } from './unknown-variables.js';
 
 describe('unknownVariables', () => {
   it("when names are misspelt with the bridge's prefixes, then each is named with the variable it most likely meant", () => {
@@ -56,6 +56,49 @@ describe('unknownVariables', () => {
       HTTP_PROXY: 'http://proxy:3128',
     };
     expect(unknownVariables(env)).toEqual([]);
+  });
+});
+
+describe('removed variables', () => {
+  it('when a deployment still sets a removed timeout, then it is named with its replacement and why', () => {
+    const unknown = unknownVariables({
+      SIGNING_HEADERS_TIMEOUT_MS: '60000',
+      SIGNING_BODY_TIMEOUT_MS: '60000',
+    });
+    expect(unknown).toEqual([
+      {
+        name: 'SIGNING_BODY_TIMEOUT_MS',
+        suggestion: 'SIGNING_CALL_TIMEOUT_MS',
+        removed: expect.stringContaining('one deadline'),
+      },
+      {
+        name: 'SIGNING_HEADERS_TIMEOUT_MS',
+        suggestion: 'SIGNING_CALL_TIMEOUT_MS',
+        removed: expect.stringContaining('one deadline'),
+      },
+    ]);
+    expect(describeUnknown(unknown)).toContain(
+      'SIGNING_HEADERS_TIMEOUT_MS (removed: set SIGNING_CALL_TIMEOUT_MS instead; one deadline',
+    );
+  });
+
+  it('when a deployment still sets a removed retry delay, then it is told the backoff is no longer a setting', () => {
+    const unknown = unknownVariables({ SIGNING_RETRY_INITIAL_DELAY_MS: '100' });
+    expect(unknown).toEqual([
+      {
+        name: 'SIGNING_RETRY_INITIAL_DELAY_MS',
+        removed: expect.stringContaining('RETRY_INITIAL_DELAY_MS'),
+      },
+    ]);
+    expect(describeUnknown(unknown)).toMatch(
+      /^unknown variables \(1\), not read: SIGNING_RETRY_INITIAL_DELAY_MS \(removed: the client now resends only requests that were not sent/,
+    );
+  });
+
+  it('when every removed variable is listed, then none is still in the table', () => {
+    for (const name of Object.keys(REMOVED_VARIABLES)) {
+      expect(unknownVariables({ [name]: '1' })).toHaveLength(1);
+    }
   });
 });
 

@@ -8,9 +8,35 @@ import { CONFIG } from './table.js';
 
 export interface UnknownVariable {
   readonly name: string;
-  /** The variable of the table it most likely meant, when one is close. */
+  /** The variable of the table it most likely meant, when one is close, or its replacement. */
   readonly suggestion?: string;
+  /** Set when the name was one of ours and is no longer: what became of it. */
+  readonly removed?: string;
 }
+
+/**
+ * Variables the bridge once read and no longer does, with what to set instead. A deployment that
+ * still sets one is told so (a warning at `run`, an error at `run --check-config`), not left to
+ * guess why its value no longer counts.
+ */
+export const REMOVED_VARIABLES: Readonly<
+  Record<string, { readonly replacement?: string; readonly note: string }>
+> = {
+  SIGNING_HEADERS_TIMEOUT_MS: {
+    replacement: 'SIGNING_CALL_TIMEOUT_MS',
+    note: 'one deadline now covers the whole call, from waiting for a connection to the last byte of the answer',
+  },
+  SIGNING_BODY_TIMEOUT_MS: {
+    replacement: 'SIGNING_CALL_TIMEOUT_MS',
+    note: 'one deadline now covers the whole call; a body that drips in no longer restarts a timer with every chunk',
+  },
+  SIGNING_RETRY_INITIAL_DELAY_MS: {
+    note: 'the client now resends only requests that were not sent or were throttled, after a short fixed backoff; the command retries are RETRY_INITIAL_DELAY_MS',
+  },
+  SIGNING_RETRY_MAX_DELAY_MS: {
+    note: 'the client now resends only requests that were not sent or were throttled, after a short fixed backoff; the command retries are RETRY_MAX_DELAY_MS',
+  },
+};
 
 const KNOWN: ReadonlySet<string> = new Set(CONFIG.map((variable) => variable.name));
 const PREFIXES: readonly string[] = [
@@ -44,16 +70,31 @@ export function unknownVariables(
     })
     .sort()
     .map((name) => {
+      const removed = REMOVED_VARIABLES[name.toUpperCase()];
+      if (removed) {
+        const { replacement, note } = removed;
+        return replacement === undefined
+          ? { name, removed: note }
+          : { name, suggestion: replacement, removed: note };
+      }
       const suggestion = closestKnown(name);
       return suggestion === undefined ? { name } : { name, suggestion };
     });
 }
 
-/** `unknown variables (2): SIGNING_RPSS (did you mean SIGNING_RPS?), FILE_X` */
+/**
+ * `unknown variables (2), not read: SIGNING_RPSS (did you mean SIGNING_RPS?), FILE_X`; a removed
+ * variable is named with what to set instead: `SIGNING_BODY_TIMEOUT_MS (removed: set
+ * SIGNING_CALL_TIMEOUT_MS instead; one deadline now ...)`.
+ */
 export function describeUnknown(unknown: readonly UnknownVariable[]): string {
-  const names = unknown.map(({ name, suggestion }) =>
-    suggestion === undefined ? name : `${name} (did you mean ${suggestion}?)`,
-  );
+  const names = unknown.map(({ name, suggestion, removed }) => {
+    if (removed !== undefined) {
+      const instead = suggestion === undefined ? '' : `set ${suggestion} instead; `;
+      return `${name} (removed: ${instead}${removed})`;
+    }
+    return suggestion === undefined ? name : `${name} (did you mean ${suggestion}?)`;
+  });
   return `unknown variables (${unknown.length}), not read: ${names.join(', ')}`;
 }
 

@@ -9,6 +9,7 @@ import {
   RequestInvalid,
   RequestNotSent,
   ResponseInvalid,
+  ResponseTooLarge,
   type SigningBridgeError,
   StepUnresolvable,
   UnexpectedHttpStatus,
@@ -98,6 +99,11 @@ describe('outcomeOf: our own errors', () => {
         },
       }),
       'retry/outage',
+    ],
+    [
+      'an answer too large (the platform may have run it)',
+      new ResponseTooLarge('x', { details: { ...call, limitBytes: 1, httpStatus: 200 } }),
+      'retry/transient',
     ],
     ['file rejected', new FileRejected('x', { details: { ...call, reason: 'size' } }), 'failed'],
     [

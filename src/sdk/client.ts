@@ -13,7 +13,9 @@ export {
   RequestInvalid,
   RequestNotSent,
   ResponseInvalid,
+  ResponseTooLarge,
   SigningBridgeError,
+  type TransportFailureDetails,
   UnexpectedHttpStatus,
 } from '../errors.js';
 export {

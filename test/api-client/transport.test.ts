@@ -1,7 +1,7 @@
 /**
  * Timeouts, resets, throttling and transient failures, injected by the simulator: the client
- * retries what cannot have had an effect or what the platform calls transient, and stops at
- * an unknown outcome so the caller can reconcile.
+ * resends only what cannot have had an effect (not sent, throttled), and leaves everything that
+ * may have reached the platform (a 503, 21990001, an unknown outcome) to the caller.
  */
 import { once } from 'node:events';
 import { type AddressInfo, createServer } from 'node:net';
@@ -33,48 +33,41 @@ function recordingClient(options: Partial<SigningClientOptions> = {}) {
   return { client, calls };
 }
 
-describe('transient failures are retried', () => {
-  it('when the platform answers 503 twice, then the third attempt succeeds', async () => {
+describe('what may have reached the platform is left to the caller', () => {
+  it('when the platform answers 503, then the client does not resend it: one request, the 503 thrown', async () => {
     const { client, calls } = recordingClient();
     await sim.admin.setFaults({
       script: [{ operation: 'createDraft', kind: 'http503', times: 2 }],
     });
-    const draft = await client.createDraft({
-      bizId: 'x-1',
-      subject: 'x',
-      signatories: [person(1)],
+    const error = await rejection(
+      client.createDraft({ bizId: 'x-1', subject: 'x', signatories: [person(1)] }),
+    );
+    expect(error).toMatchObject({
+      code: 'SB_ERR_TRANSPORT_HTTP_STATUS',
+      retryable: true,
+      details: { httpStatus: 503, bizId: 'x-1' },
     });
-    expect(draft.status).toBe('DRAFT');
-    expect(calls.map((c) => c.httpStatus)).toEqual([503, 503, 200]);
-    expect(await sim.admin.calls({ operation: 'createDraft' })).toHaveLength(3);
+    expect(calls.map((c) => c.httpStatus)).toEqual([503]);
+    expect(await sim.admin.calls({ operation: 'createDraft' })).toHaveLength(1);
     await client.close();
   });
 
-  it('when the platform answers 21990001, then the call is retried', async () => {
+  it('when the platform answers 21990001, then the client does not resend it; the caller may', async () => {
     const { client, calls } = recordingClient();
     const { contractId } = await signingContract(client, 'x-2');
     await sim.admin.setFaults({
       script: [{ operation: 'addSignatory', kind: 'code21990001', times: 1 }],
     });
+    const error = await rejection(client.addSignatory({ contractId, signatory: person(2) }));
+    expect((error as PlatformRejected).details).toMatchObject({
+      platformCode: '21990001',
+      family: 'transient',
+    });
+    expect((error as PlatformRejected).retryable).toBe(true);
+    expect(calls.filter((c) => c.operation === 'addSignatory')).toHaveLength(1);
+    expect(await sim.admin.calls({ operation: 'addSignatory' })).toHaveLength(1);
+    // The command layer's retry, once the fault has passed.
     await client.addSignatory({ contractId, signatory: person(2) });
-    const attempts = calls.filter((c) => c.operation === 'addSignatory');
-    expect(
-      attempts.map((c) => (c.error as PlatformRejected | undefined)?.details.platformCode),
-    ).toEqual(['21990001', undefined]);
-    await client.close();
-  });
-
-  it('when 503 never ends, then the client gives up after maxAttempts with the last error', async () => {
-    const { client, calls } = recordingClient({ retry: { maxAttempts: 2, initialDelayMs: 1 } });
-    await sim.admin.setFaults({
-      operations: { remindSignatories: { errorRate: 1, error: 'http503' } },
-    });
-    const error = await rejection(client.remindSignatories({ bizId: 'x-3' }));
-    expect(error).toMatchObject({
-      code: 'SB_ERR_TRANSPORT_HTTP_STATUS',
-      details: { httpStatus: 503, bizId: 'x-3' },
-    });
-    expect(calls).toHaveLength(2);
     await client.close();
   });
 
@@ -89,7 +82,7 @@ describe('transient failures are retried', () => {
 
 describe('unknown outcomes are left to the caller', () => {
   it('when the answer does not come in time, then OutcomeUnknown is thrown after one attempt', async () => {
-    const { client, calls } = recordingClient({ timeouts: { headersMs: 300 } });
+    const { client, calls } = recordingClient({ timeouts: { callMs: 300 } });
     await sim.admin.setFaults({ script: [{ operation: 'createDraft', kind: 'hang', times: 1 }] });
     const error = await rejection(
       client.createDraft({ bizId: 'u-1', subject: 'x', signatories: [person(1)] }),
@@ -98,7 +91,8 @@ describe('unknown outcomes are left to the caller', () => {
     expect((error as OutcomeUnknown).details).toMatchObject({
       operation: 'createDraft',
       bizId: 'u-1',
-      reason: 'UND_ERR_HEADERS_TIMEOUT',
+      reason: 'CALL_DEADLINE_EXCEEDED',
+      deadlineMs: 300,
     });
     expect(calls).toHaveLength(1);
     await client.close();

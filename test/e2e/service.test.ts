@@ -161,6 +161,16 @@ describe('signing-bridge run', () => {
     expect(run.output.stdout).not.toContain('configuration is valid');
   });
 
+  it('when a deployment still sets a removed variable, then --check-config names what to set instead and exits 1', async () => {
+    const removed = { SIGNING_HEADERS_TIMEOUT_MS: '60000', SIGNING_RETRY_MAX_DELAY_MS: '5000' };
+    const run = runCommand({ ...environment(uniquePrefix()), ...removed }, ['--check-config']);
+    expect(await run.exited).toBe(1);
+    expect(run.output.stderr).toContain(
+      'SIGNING_HEADERS_TIMEOUT_MS (removed: set SIGNING_CALL_TIMEOUT_MS instead; one deadline',
+    );
+    expect(run.output.stderr).toContain('SIGNING_RETRY_MAX_DELAY_MS (removed: the client now');
+  });
+
   it('when a variable is misspelt at run, then a warning names it and the bridge starts all the same', async () => {
     const run = runCommand({ ...environment(uniquePrefix()), MAX_INFLIGHT: '8' });
     running.push(run.child);

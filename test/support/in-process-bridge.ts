@@ -44,6 +44,8 @@ export async function startBridge(options: {
     ...DEMO_CREDENTIALS,
     requestsPerSecond: 0,
     retry: { maxAttempts: 1, initialDelayMs: 1, maxDelayMs: 5 },
+    // A call per command at once, as when the client's own pool had no connection limit.
+    maxConcurrentRequests: settings.maxInFlight,
     priorityWeights: Object.fromEntries(classWeights(settings.classes)),
     ...options.client,
     tracer: options.tracer,

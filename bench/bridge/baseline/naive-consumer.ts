@@ -24,14 +24,15 @@ const env = (name: string) => {
 
 const topics = topicNames(env('BASELINE_TOPIC_PREFIX'));
 const typeOf = new Map(Object.entries(topics.commands).map(([type, topic]) => [topic, type]));
-const pool = new Pool(env('BASELINE_API_URL'), {
-  connections: Number(env('BASELINE_CONNECTIONS')),
-});
+const connections = Number(env('BASELINE_CONNECTIONS'));
+const pool = new Pool(env('BASELINE_API_URL'), { connections });
 const client = new SigningClient({
   baseUrl: env('BASELINE_API_URL'),
   ...APP,
   requestsPerSecond: 0,
   dispatcher: pool,
+  // As many requests at once as the pool has connections.
+  maxConcurrentRequests: connections,
 });
 const kafka = new Kafka({
   brokers: env('BASELINE_BROKERS').split(','),

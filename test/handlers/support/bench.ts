@@ -34,7 +34,7 @@ export function useBench(): Bench {
       appSecret: 'demo-app-secret',
       requestsPerSecond: 0,
       retry: { maxAttempts: 1 },
-      timeouts: { headersMs: 1_000 },
+      timeouts: { callMs: 1_000 },
     });
     files = createFileLoader({
       allowedHosts: ['127.0.0.1'],
