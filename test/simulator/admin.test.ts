@@ -74,7 +74,7 @@ describe('admin API', () => {
     const [faulted] = (await s.sim.admin.calls({ operation: 'createDraft' })).filter(
       (c) => c.fault,
     );
-    expect(faulted).toMatchObject({ httpStatus: 503, ok: false, fault: true });
+    expect(faulted).toMatchObject({ httpStatus: 503, ok: false, applied: false, fault: 'http503' });
     await s.sim.admin.setFaults({});
   });
 
