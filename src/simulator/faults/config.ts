@@ -39,10 +39,11 @@ export const OperationFaults = z
 export type OperationFaults = z.infer<typeof OperationFaults>;
 
 /**
- * What a scripted fault does to a call. Before the operation runs (it never acts): `http503`,
- * `code21990001`, `hang`, `reset`, `maintenance`, `latency` (a delay alone, then handled
- * normally). After it ran (its side effect stays, its answer is spoiled): `unlistedValues`,
- * `late`, `resetAfterApply`, `garbage`, `drip`, `huge`. responses.ts says what the client sees.
+ * What a scripted fault does to a call. Instead of the operation, which never runs: `http503`,
+ * `code21990001`, `hang`, `reset`, `maintenance`. Around it, letting it run and its side effect
+ * stay: `latency` (a delay first, then a normal answer), and `unlistedValues`, `late`,
+ * `resetAfterApply`, `garbage`, `drip`, `huge`, which spoil its answer. What the client sees:
+ * responses.ts and answer-writers.ts.
  */
 export const FaultKind = z.enum([
   'http503',
