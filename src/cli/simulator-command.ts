@@ -8,8 +8,12 @@ import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { ConfigInvalid, SimulatorNotInstalled } from '../errors.js';
 import { DEFAULT_FIXTURES_PATH, type FaultConfig, startSimulator } from '../simulator/index.js';
+import { faultOptionUsage, parseFaultOption } from './fault-option.js';
 
 const DEFAULT_PORT = 9300;
+/** The usage text's column of option descriptions, and its width. */
+const USAGE_COLUMN = 24;
+const USAGE_WIDTH = 92;
 
 const OPTIONS = {
   port: { type: 'string' },
@@ -21,6 +25,7 @@ const OPTIONS = {
   'latency-ms': { type: 'string' },
   'error-rate': { type: 'string' },
   rps: { type: 'string' },
+  fault: { type: 'string', multiple: true },
   quiet: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -43,6 +48,7 @@ Options:
   --latency-ms N        add N ms before every platform answer
   --error-rate R        fail this share (0..1) of platform calls with HTTP 503
   --rps N               answer HTTP 429 (code 429) beyond N requests per second
+  --fault SPEC          ${faultOptionUsage(USAGE_COLUMN, USAGE_WIDTH)}
   --quiet               no log line per request
   -h, --help            show this help
 `;
@@ -107,6 +113,7 @@ function faultsOf(values: {
   'latency-ms'?: string;
   'error-rate'?: string;
   rps?: string;
+  fault?: string[];
 }): FaultConfig {
   const latencyMs = optional(values['latency-ms'], (v) => integer('--latency-ms', v, 0, 600_000));
   const errorRate = optional(values['error-rate'], (v) => decimal('--error-rate', v, 0, 1));
@@ -117,6 +124,7 @@ function faultsOf(values: {
       ? { operations: { '*': { errorRate, error: 'http503' as const } } }
       : {}),
     ...(rps !== undefined ? { requestsPerSecond: rps } : {}),
+    ...(values.fault ? { script: values.fault.map(parseFaultOption) } : {}),
   };
 }
 

@@ -9,6 +9,7 @@ const call = (n: number, operation = 'createDraft'): CallRecord => ({
   httpStatus: 200,
   code: '0',
   ok: true,
+  applied: true,
 });
 
 describe('CallLog', () => {

@@ -1,3 +1,5 @@
+import type { CallFault } from './faults/fault-injector.js';
+
 /**
  * The calls the simulator received, newest last, for tests to assert on (how many attempts,
  * with which bizId, answered with which code). Bounded: a ring keeps the last `limit` calls, so
@@ -12,11 +14,21 @@ export interface CallRecord {
   readonly bizId?: string | undefined;
   readonly contractId?: string | undefined;
   readonly httpStatus: number;
-  /** The code answered (`0` / `00000000` on success); absent when a fault answered instead. */
+  /**
+   * The code of the operation's answer (`0` / `00000000` on success), whether or not a fault
+   * kept it from the client; absent when the operation did not run.
+   */
   readonly code?: string | undefined;
+  /** The client was sent, in full and readable, a success answer (HTTP 200, success code). */
   readonly ok: boolean;
-  /** The fault injector answered (or cut) this call; the operation did not run. */
-  readonly fault?: boolean;
+  /**
+   * The operation ran (authentication, body, rules and, when it succeeded, its state change):
+   * with a success `code` its side effect took place, even if a fault then spoiled the answer.
+   * False when a fault or the rate limit answered, cut or held the call instead.
+   */
+  readonly applied: boolean;
+  /** The fault that acted on this call, if one did (`rateLimit`: the requests-per-second 429). */
+  readonly fault?: CallFault | undefined;
 }
 
 export interface CallFilter {

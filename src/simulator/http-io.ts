@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { writeJson } from '../schemas/platform/json-text.js';
 
-const JSON_TYPE = 'application/json;charset=UTF-8';
+export const JSON_TYPE = 'application/json;charset=UTF-8';
 
 /** `numberPaths`: where the body holds Longs, written as bare numbers as the platform does. */
 export function sendJson(
@@ -11,7 +11,15 @@ export function sendJson(
   body: unknown,
   numberPaths?: ReadonlySet<string>,
 ): void {
-  const text = numberPaths?.size ? writeJson(body, numberPaths) : JSON.stringify(body);
+  sendJsonText(res, status, jsonText(body, numberPaths));
+}
+
+/** The body as the platform writes it: Longs at `numberPaths` as bare numbers. */
+export function jsonText(body: unknown, numberPaths?: ReadonlySet<string>): string {
+  return numberPaths?.size ? writeJson(body, numberPaths) : JSON.stringify(body);
+}
+
+export function sendJsonText(res: ServerResponse, status: number, text: string): void {
   res.writeHead(status, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }

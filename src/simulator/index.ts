@@ -30,7 +30,7 @@ export {
 } from './admin-client.js';
 export type { AuthOptions } from './auth.js';
 export type { CallFilter, CallRecord } from './call-log.js';
-export type { FaultConfig } from './faults/index.js';
+export type { CallFault, FaultConfig, FaultKind, ScriptedFault } from './faults/index.js';
 export { type Fixtures, type FixturesInput, loadFixtures, parseFixtures } from './fixtures.js';
 export type { ContractRecord } from './state/model.js';
 

@@ -13,8 +13,13 @@ import { LIMITS } from '../schemas/platform/primitives.js';
 import { longIdPaths } from '../schemas/platform/schema-paths.js';
 import type { Authenticator } from './auth.js';
 import type { CallLog, CallRecord } from './call-log.js';
-import { type FaultInjector, withUnlistedValues } from './faults/index.js';
-import { sendJson } from './http-io.js';
+import {
+  deliver,
+  type FaultInjector,
+  type Interception,
+  withUnlistedValues,
+} from './faults/index.js';
+import { jsonText } from './http-io.js';
 import type {
   OperationContext,
   OperationHandler,
@@ -63,26 +68,43 @@ export async function servePlatform(
   const started = performance.now();
   const received = new Date().toISOString();
   const interception = await deps.faults.intercept(operation, req, res);
-  if (interception === 'handled') {
-    const httpStatus = res.headersSent ? res.statusCode : 0;
-    report(deps, started, { received, operation, httpStatus, ok: false, fault: true });
-    return;
-  }
+  const outcome =
+    interception.outcome === 'handled'
+      ? { httpStatus: sentStatus(res), ok: false, applied: false, fault: interception.fault }
+      : await runAndAnswer(operation, interception, req, res, deps);
+  report(deps, started, { received, operation, ...outcome });
+}
+
+type Outcome = Omit<CallRecord, 'time' | 'received' | 'operation'>;
+
+/** Runs the operation, then sends its answer as the fault (if any) says; what the log keeps. */
+async function runAndAnswer(
+  operation: OperationName,
+  { fault, delivery }: Interception & { outcome: 'continue' },
+  req: IncomingMessage,
+  res: ServerResponse,
+  deps: PlatformDeps,
+): Promise<Outcome> {
   const reply = await answer(operation, req, deps);
-  const body =
-    interception === 'unlisted-answer' ? withUnlistedValues(operation, reply.body) : reply.body;
-  sendJson(res, reply.status, body, ANSWER_LONG_PATHS.get(operation));
+  const body = fault === 'unlistedValues' ? withUnlistedValues(operation, reply.body) : reply.body;
+  const text = jsonText(body, ANSWER_LONG_PATHS.get(operation));
+  const delivered = await deliver(delivery, req, res, { status: reply.status, text });
   // Unpadded, as the code table keys it: `1101`, `11990005`; `0` or `00000000` on success.
   const code = reply.body.code === undefined ? reply.body.responseCode : String(reply.body.code);
-  report(deps, started, {
-    received,
-    operation,
+  return {
     bizId: reply.bizId,
     contractId: reply.contractId,
-    httpStatus: reply.status,
+    httpStatus: sentStatus(res),
     code,
-    ok: reply.status === 200 && (code === '0' || code === '00000000'),
-  });
+    ok: delivered && reply.status === 200 && (code === '0' || code === '00000000'),
+    applied: true,
+    fault,
+  };
+}
+
+/** The status the client was sent; 0 when not even a head went out (a reset, a hang). */
+function sentStatus(res: ServerResponse): number {
+  return res.headersSent ? res.statusCode : 0;
 }
 
 /** One entry in the call log and one log line per call. */

@@ -220,7 +220,7 @@ describe('signing-bridge run', () => {
       expect(run.output.stdout).toContain('second signal');
       // It did not wait for the held call: the simulator saw the caller go, not answered it.
       const remind = await heldCallEnded(before.length);
-      expect(remind).toMatchObject({ ok: false, fault: true });
+      expect(remind).toMatchObject({ ok: false, applied: false, fault: 'latency' });
     } finally {
       await kafka.close();
     }

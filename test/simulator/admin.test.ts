@@ -74,7 +74,7 @@ describe('admin API', () => {
     const [faulted] = (await s.sim.admin.calls({ operation: 'createDraft' })).filter(
       (c) => c.fault,
     );
-    expect(faulted).toMatchObject({ httpStatus: 503, ok: false, fault: true });
+    expect(faulted).toMatchObject({ httpStatus: 503, ok: false, applied: false, fault: 'http503' });
     await s.sim.admin.setFaults({});
   });
 
@@ -91,6 +91,12 @@ describe('admin API', () => {
     // biome-ignore lint/suspicious/noExplicitAny: deliberately not a FaultConfig.
     const bad: any = { requestsPerSecond: -1 };
     await expect(s.sim.admin.setFaults(bad)).rejects.toThrow(/requestsPerSecond/);
+    // biome-ignore lint/suspicious/noExplicitAny: deliberately not a FaultConfig.
+    const badStatus: any = { script: [{ kind: 'maintenance', times: 1, status: 700 }] };
+    await expect(s.sim.admin.setFaults(badStatus)).rejects.toMatchObject({
+      message: expect.stringContaining('script.0.status'),
+      details: { httpStatus: 400 },
+    });
   });
 
   it('changes a seal status, and 404s an unknown seal', async () => {

@@ -55,6 +55,7 @@ describe('signing-bridge simulator (CLI)', () => {
       '--latency-ms',
       '--error-rate',
       '--rps',
+      '--fault',
       '--quiet',
       '--header-prefix',
     ]) {
@@ -68,6 +69,11 @@ describe('signing-bridge simulator (CLI)', () => {
     const bad = cli(['--error-rate', '2']);
     expect(await bad.exit).toBe(2);
     expect(bad.output.stderr).toContain('--error-rate');
+    const badFault = cli(['--fault', 'late,operation=addSignatory']);
+    expect(await badFault.exit).toBe(2);
+    expect(badFault.output.stderr).toContain(
+      '--fault "late,operation=addSignatory": late needs ms',
+    );
   });
 
   it('invalid fixtures stop the start with the bad paths named (exit 1)', async () => {
@@ -111,6 +117,10 @@ describe('signing-bridge simulator (CLI)', () => {
       '0.25',
       '--rps',
       '100',
+      '--fault',
+      'late,operation=addSignatory,ms=4000',
+      '--fault',
+      'kind=maintenance,operation=createDraft,status=503,times=2',
     ]);
     const url = await listening(run);
     const admin = new AdminClient(url);
@@ -118,6 +128,10 @@ describe('signing-bridge simulator (CLI)', () => {
       latency: { fixedMs: 5 },
       operations: { '*': { errorRate: 0.25, error: 'http503' } },
       requestsPerSecond: 100,
+      script: [
+        { operation: 'addSignatory', kind: 'late', times: 1, ms: 4000 },
+        { operation: 'createDraft', kind: 'maintenance', times: 2, status: 503 },
+      ],
     });
     const withoutNonce = await new RawPlatform(url).call('remindSignatories', { bizId: 'x' });
     expect([441, 503]).toContain(withoutNonce.status);

@@ -19,7 +19,7 @@ interface Served {
   readonly url: string;
   readonly server: Server;
   /** What intercept answered for each request, with how long it took. */
-  readonly outcomes: { outcome: Interception; ms: number }[];
+  readonly outcomes: { outcome: Interception['outcome']; ms: number }[];
   /** Resolves with the next request's response once it closes (answered or abandoned). */
   nextClose(): Promise<void>;
 }
@@ -40,7 +40,7 @@ async function serve(config: FaultConfig): Promise<Served> {
   const server = createServer(async (req, res) => {
     res.once('close', () => closes.shift()?.());
     const started = performance.now();
-    const outcome = await injector.intercept('createDraft', req, res);
+    const { outcome } = await injector.intercept('createDraft', req, res);
     outcomes.push({ outcome, ms: performance.now() - started });
     if (outcome === 'continue') {
       req.resume();

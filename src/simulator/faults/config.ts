@@ -38,7 +38,13 @@ export const OperationFaults = z
   });
 export type OperationFaults = z.infer<typeof OperationFaults>;
 
-/** `unlistedValues`: handled normally, answered with statuses and types the spec does not list. */
+/**
+ * What a scripted fault does to a call. Instead of the operation, which never runs: `http503`,
+ * `code21990001`, `hang`, `reset`, `maintenance`. Around it, letting it run and its side effect
+ * stay: `latency` (a delay first, then a normal answer), and `unlistedValues`, `late`,
+ * `resetAfterApply`, `garbage`, `drip`, `huge`, which spoil its answer. What the client sees:
+ * responses.ts and answer-writers.ts.
+ */
 export const FaultKind = z.enum([
   'http503',
   'code21990001',
@@ -46,24 +52,54 @@ export const FaultKind = z.enum([
   'reset',
   'latency',
   'unlistedValues',
+  'late',
+  'resetAfterApply',
+  'garbage',
+  'maintenance',
+  'drip',
+  'huge',
 ]);
 export type FaultKind = z.infer<typeof FaultKind>;
 
+/** 1 GiB: enough to overflow any sane client limit, and still only a stream of padding. */
+export const HUGE_MAX_BYTES = 1_073_741_824;
+/** 100 MiB when `bytes` is left out. */
+export const HUGE_DEFAULT_BYTES = 104_857_600;
+
+const Scripted = {
+  operation: z.enum(OPERATION_NAMES).optional(),
+  times: z.number().int().positive(),
+};
+
 /**
  * A deterministic fault for the next `times` calls of `operation` (of any operation when it is
- * left out). `ms` delays the call before the fault acts; a `latency` fault is only that delay.
+ * left out). For most kinds `ms` delays the call before the fault acts; `latency` is only that
+ * delay, `late` holds the real answer back by `ms`, `drip` sends it one byte every `ms`.
  */
-export const ScriptedFault = z
-  .strictObject({
-    operation: z.enum(OPERATION_NAMES).optional(),
-    kind: FaultKind,
-    times: z.number().int().positive(),
+export const ScriptedFault = z.discriminatedUnion('kind', [
+  z.strictObject({
+    ...Scripted,
+    kind: FaultKind.exclude(['latency', 'late', 'drip', 'maintenance', 'huge']),
     ms: Milliseconds.optional(),
-  })
-  .refine((f) => f.kind !== 'latency' || f.ms !== undefined, {
-    message: 'a latency fault needs ms',
-    path: ['ms'],
-  });
+  }),
+  z.strictObject({ ...Scripted, kind: FaultKind.extract(['latency', 'late']), ms: Milliseconds }),
+  // One byte per timer tick: at least a millisecond apart, so a drip cannot spin the event loop.
+  z.strictObject({ ...Scripted, kind: z.literal('drip'), ms: Milliseconds.min(1) }),
+  z.strictObject({
+    ...Scripted,
+    kind: z.literal('maintenance'),
+    ms: Milliseconds.optional(),
+    /** The HTTP status of the maintenance page, as the gateway in front answers it; default 200. */
+    status: z.number().int().min(200).max(599).optional(),
+  }),
+  z.strictObject({
+    ...Scripted,
+    kind: z.literal('huge'),
+    ms: Milliseconds.optional(),
+    /** The whole body's size; default HUGE_DEFAULT_BYTES, never less than the real answer. */
+    bytes: z.number().int().positive().max(HUGE_MAX_BYTES).optional(),
+  }),
+]);
 export type ScriptedFault = z.infer<typeof ScriptedFault>;
 
 export const FaultConfig = z.strictObject({

@@ -1,8 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { FaultConfig } from './config.js';
-import { FaultInjector } from './fault-injector.js';
+import { type FaultConfig, HUGE_DEFAULT_BYTES } from './config.js';
+import { type CallFault, FaultInjector } from './fault-injector.js';
 
 /** Just the parts of a request and response the injector touches, recording what it did. */
 function exchange() {
@@ -44,8 +44,8 @@ async function intercept(
   operation: 'createDraft' | 'addSignatory' = 'createDraft',
 ) {
   const call = exchange();
-  const outcome = await injector.intercept(operation, ...call.args);
-  return { ...call, outcome };
+  const interception = await injector.intercept(operation, ...call.args);
+  return { ...call, interception, outcome: interception.outcome };
 }
 
 describe('FaultInjector', () => {
@@ -129,6 +129,63 @@ describe('FaultInjector', () => {
     ]);
   });
 
+  it('when a call is scripted to answer a maintenance page, then it answers HTML with the status given (200 by default) and the operation does not run', async () => {
+    const injector = new FaultInjector({
+      script: [
+        { kind: 'maintenance', times: 1 },
+        { kind: 'maintenance', times: 1, status: 502 },
+      ],
+    });
+
+    const first = await intercept(injector);
+    const second = await intercept(injector);
+
+    expect(first.interception).toEqual({ outcome: 'handled', fault: 'maintenance' });
+    expect([first.res.status, second.res.status]).toEqual([200, 502]);
+    expect(first.res.headers['content-type']).toMatch(/^text\/html/);
+    expect(first.res.body).toContain('<html>');
+    expect(first.req.resume).toHaveBeenCalled();
+  });
+
+  it.each([
+    [
+      { kind: 'late', times: 1, ms: 4000 },
+      { kind: 'late', ms: 4000 },
+    ],
+    [
+      { kind: 'drip', times: 1, ms: 50 },
+      { kind: 'drip', ms: 50 },
+    ],
+    [{ kind: 'resetAfterApply', times: 1 }, { kind: 'resetAfterApply' }],
+    [{ kind: 'garbage', times: 1 }, { kind: 'garbage' }],
+    [
+      { kind: 'huge', times: 1, bytes: 5000 },
+      { kind: 'huge', bytes: 5000 },
+    ],
+    [
+      { kind: 'huge', times: 1 },
+      { kind: 'huge', bytes: HUGE_DEFAULT_BYTES },
+    ],
+    [{ kind: 'unlistedValues', times: 1 }, { kind: 'normal' }],
+  ] as const)(
+    'when a call is scripted %j, then it runs and its answer goes out as %j',
+    async (fault, delivery) => {
+      const { interception, res } = await intercept(new FaultInjector({ script: [fault] }));
+
+      expect(interception).toEqual({ outcome: 'continue', fault: fault.kind, delivery });
+      expect(res.status).toBeUndefined();
+    },
+  );
+
+  it.each<[string, FaultConfig, CallFault]>([
+    ['a scripted reset', { script: [{ kind: 'reset', times: 1 }] }, 'reset'],
+    ['a random 503', { operations: { '*': { errorRate: 1 } } }, 'http503'],
+  ])('when %s acts, then the interception names it', async (_name, config, fault) => {
+    const { interception } = await intercept(new FaultInjector(config, () => 0));
+
+    expect(interception).toEqual({ outcome: 'handled', fault });
+  });
+
   describe('with fake timers', () => {
     beforeEach(() => {
       vi.useFakeTimers();
@@ -148,6 +205,56 @@ describe('FaultInjector', () => {
       expect(vi.getTimerCount()).toBe(0);
     });
 
+    it('when a call is scripted late or drip, then its ms is no delay before the operation', async () => {
+      const injector = new FaultInjector({
+        script: [
+          { kind: 'late', times: 1, ms: 10_000 },
+          { kind: 'drip', times: 1, ms: 10_000 },
+        ],
+      });
+
+      const outcomes = [await intercept(injector), await intercept(injector)];
+
+      expect(outcomes.map((o) => o.outcome)).toEqual(['continue', 'continue']);
+      expect(vi.getTimerCount()).toBe(0);
+    });
+
+    it('when a maintenance page has a delay, then it is answered after it', async () => {
+      const call = exchange();
+      const outcome = new FaultInjector({
+        script: [{ kind: 'maintenance', times: 1, ms: 300, status: 503 }],
+      }).intercept('createDraft', ...call.args);
+
+      await vi.advanceTimersByTimeAsync(299);
+      expect(call.res.status).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1);
+
+      expect(await outcome).toEqual({ outcome: 'handled', fault: 'maintenance' });
+      expect(call.res.status).toBe(503);
+    });
+
+    it('when the client leaves during a delay, then the fault that was to act is named, else latency', async () => {
+      const scripted = exchange();
+      const ambient = exchange();
+      const injector = new FaultInjector({
+        latency: { fixedMs: 1000 },
+        script: [{ operation: 'addSignatory', kind: 'http503', times: 1, ms: 500 }],
+      });
+      const outcomes = [
+        injector.intercept('addSignatory', ...scripted.args),
+        injector.intercept('createDraft', ...ambient.args),
+      ];
+
+      scripted.res.close();
+      ambient.res.close();
+
+      expect(await Promise.all(outcomes)).toEqual([
+        { outcome: 'handled', fault: 'http503' },
+        { outcome: 'handled', fault: 'latency' },
+      ]);
+      expect(scripted.res.status).toBeUndefined();
+    });
+
     it('when latency is fixed, then the call continues only after it', async () => {
       const call = exchange();
       const outcome = new FaultInjector({ latency: { fixedMs: 200 } }).intercept(
@@ -163,7 +270,7 @@ describe('FaultInjector', () => {
       expect(settled).toBe(false);
       await vi.advanceTimersByTimeAsync(1);
 
-      expect(await outcome).toBe('continue');
+      expect((await outcome).outcome).toBe('continue');
     });
 
     it('when a scripted delay precedes a fault, then the fault acts after the delay', async () => {
@@ -178,7 +285,7 @@ describe('FaultInjector', () => {
       expect(call.res.status).toBeUndefined();
       await vi.advanceTimersByTimeAsync(1);
 
-      expect(await outcome).toBe('handled');
+      expect((await outcome).outcome).toBe('handled');
       expect(call.res.status).toBe(503);
     });
 
@@ -191,7 +298,7 @@ describe('FaultInjector', () => {
 
       call.res.close();
 
-      expect(await outcome).toBe('handled');
+      expect((await outcome).outcome).toBe('handled');
       expect(vi.getTimerCount()).toBe(0);
       expect(call.res.listenerCount('close')).toBe(0);
     });
@@ -205,7 +312,7 @@ describe('FaultInjector', () => {
 
       await vi.advanceTimersByTimeAsync(15);
 
-      expect(await outcome).toBe('continue');
+      expect((await outcome).outcome).toBe('continue');
       expect(call.res.listenerCount('close')).toBe(0);
     });
   });
@@ -247,6 +354,10 @@ describe('FaultInjector', () => {
 
       // The bucket holds two tokens even at 1/s: the first call takes the 503, the second continues.
       expect(statuses).toEqual([503, undefined, 429]);
+      expect((await intercept(injector)).interception).toEqual({
+        outcome: 'handled',
+        fault: 'rateLimit',
+      });
       expect(injector.config.script).toEqual([]);
     });
   });

@@ -1,11 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { OperationName } from '../../schemas/platform/operations.js';
-import { FaultConfig, type FaultKind } from './config.js';
+import type { Delivery } from './answer-writers.js';
+import { FaultConfig, type FaultKind, HUGE_DEFAULT_BYTES, type ScriptedFault } from './config.js';
 import { FaultScript } from './fault-script.js';
 import { sampleLatency } from './latency.js';
-import { drawFault } from './random-fault.js';
+import { drawFault, type RandomFault } from './random-fault.js';
 import { RateLimiter } from './rate-limiter.js';
 import {
+  answerMaintenance,
   answerPlatformError,
   answerServiceUnavailable,
   hang,
@@ -13,14 +15,31 @@ import {
   waitWhileConnected,
 } from './responses.js';
 
-/** 'unlisted-answer': handle it normally, then rename the answer's values (unlisted-values.ts). */
-export type Interception = 'continue' | 'handled' | 'unlisted-answer';
+/** The fault that acted on a call: a fault kind, or the requests-per-second limit's 429. */
+export type CallFault = FaultKind | 'rateLimit';
 
-/**
- * Decides, for every platform request before it is handled, whether it is throttled, delayed,
- * failed, hung or reset. Order: the rate limit first (a refused request uses no scripted fault),
- * then a scripted fault if one matches, else a random one; then the latency; then the fault.
- */
+/** What to do with a platform request, decided before it is handled. */
+export type Interception =
+  /**
+   * The request was answered, cut or left hanging here, or its client went away during the
+   * injected delay: the operation does not run and the response must not be touched.
+   */
+  | { readonly outcome: 'handled'; readonly fault: CallFault }
+  /**
+   * Run the operation, then send its answer as `delivery` says; `fault` names the fault that
+   * let it run and acts on its answer (`unlistedValues` renames values, then delivers normally).
+   */
+  | { readonly outcome: 'continue'; readonly fault?: FaultKind; readonly delivery: Delivery };
+
+const NORMAL: Delivery = { kind: 'normal' };
+const UNTOUCHED: Interception = { outcome: 'continue', delivery: NORMAL };
+
+/** A fault to act on one call: a scripted entry, or a random draw (which has no parameters). */
+type ActiveFault = ScriptedFault | { readonly kind: RandomFault };
+
+/** `ms` of these is theirs to use after the operation ran, not a delay before it. */
+const OWN_MS: ReadonlySet<FaultKind> = new Set(['late', 'drip']);
+
 export class FaultInjector {
   readonly #random: () => number;
   readonly #now: () => number;
@@ -48,25 +67,24 @@ export class FaultInjector {
     return config.script === undefined ? config : { ...config, script: this.#script.remaining };
   }
 
-  /**
-   * Called first for every platform request; 'continue' means handle it normally, 'handled'
-   * that the response was answered, dropped or left hanging here (or the client went away
-   * during the injected latency) and must not be touched, 'unlisted-answer' that it is handled
-   * normally and answered with values the spec does not list.
-   */
+  /** Called first for every platform request; see Interception. */
   async intercept(
     operation: OperationName,
     req: IncomingMessage,
     res: ServerResponse,
   ): Promise<Interception> {
-    if (this.#throttled(req, res)) return 'handled';
-    const scripted = this.#script.take(operation);
-    const fault: FaultKind | undefined = scripted
-      ? scripted.kind
-      : drawFault(this.#config.operations, operation, this.#random);
-    const delayMs = sampleLatency(this.#config.latency, this.#random) + (scripted?.ms ?? 0);
-    if (delayMs > 0 && !(await waitWhileConnected(delayMs, res))) return 'handled';
-    return this.#act(fault, req, res);
+    if (this.#throttled(req, res)) return { outcome: 'handled', fault: 'rateLimit' };
+    const fault: ActiveFault | undefined = this.#script.take(operation) ?? this.#draw(operation);
+    const delayMs = sampleLatency(this.#config.latency, this.#random) + delayOf(fault);
+    if (delayMs > 0 && !(await waitWhileConnected(delayMs, res))) {
+      return { outcome: 'handled', fault: fault?.kind ?? 'latency' };
+    }
+    return fault === undefined ? UNTOUCHED : this.#act(fault, req, res);
+  }
+
+  #draw(operation: OperationName): ActiveFault | undefined {
+    const kind = drawFault(this.#config.operations, operation, this.#random);
+    return kind === undefined ? undefined : { kind };
   }
 
   #throttled(req: IncomingMessage, res: ServerResponse): boolean {
@@ -80,25 +98,47 @@ export class FaultInjector {
     return true;
   }
 
-  #act(fault: FaultKind | undefined, req: IncomingMessage, res: ServerResponse): Interception {
-    switch (fault) {
-      case undefined:
+  #act(fault: ActiveFault, req: IncomingMessage, res: ServerResponse): Interception {
+    const handled = { outcome: 'handled', fault: fault.kind } as const;
+    switch (fault.kind) {
       case 'latency':
-        return 'continue';
       case 'unlistedValues':
-        return 'unlisted-answer';
+        return { outcome: 'continue', fault: fault.kind, delivery: NORMAL };
+      case 'late':
+      case 'drip': {
+        const delivery = { kind: fault.kind, ms: fault.ms };
+        return { outcome: 'continue', fault: fault.kind, delivery };
+      }
+      case 'resetAfterApply':
+      case 'garbage':
+        return { outcome: 'continue', fault: fault.kind, delivery: { kind: fault.kind } };
+      case 'huge':
+        return {
+          outcome: 'continue',
+          fault: fault.kind,
+          delivery: { kind: 'huge', bytes: fault.bytes ?? HUGE_DEFAULT_BYTES },
+        };
       case 'hang':
         hang(req);
-        return 'handled';
+        return handled;
       case 'reset':
         resetConnection(req);
-        return 'handled';
+        return handled;
       case 'http503':
         answerServiceUnavailable(req, res);
-        return 'handled';
+        return handled;
       case 'code21990001':
         answerPlatformError(req, res, '21990001', 'internal error (injected by the simulator)');
-        return 'handled';
+        return handled;
+      case 'maintenance':
+        answerMaintenance(req, res, fault.status ?? 200);
+        return handled;
     }
   }
+}
+
+/** The delay a fault adds before it acts (late and drip use their `ms` afterwards). */
+function delayOf(fault: ActiveFault | undefined): number {
+  if (fault === undefined || !('ms' in fault) || OWN_MS.has(fault.kind)) return 0;
+  return fault.ms ?? 0;
 }

@@ -43,4 +43,29 @@ describe('FaultScript', () => {
     expect(script.remaining).toEqual([{ operation: 'createDraft', kind: 'http503', times: 2 }]);
     expect(entries[0]?.times).toBe(3);
   });
+
+  it('when answer faults are scripted per operation, then each call takes its own with its fields, and what is left keeps them', () => {
+    const script = new FaultScript([
+      { operation: 'addSignatory', kind: 'late', times: 1, ms: 4000 },
+      { operation: 'remindSignatories', kind: 'maintenance', times: 2, status: 503 },
+      { kind: 'huge', times: 1, bytes: 1_000_000 },
+    ]);
+
+    const taken = [
+      script.take('remindSignatories'),
+      script.take('addSignatory'),
+      script.take('createDraft'),
+      script.take('createDraft'),
+    ];
+
+    expect(taken).toEqual([
+      { operation: 'remindSignatories', kind: 'maintenance', times: 2, status: 503 },
+      { operation: 'addSignatory', kind: 'late', times: 1, ms: 4000 },
+      { kind: 'huge', times: 1, bytes: 1_000_000 },
+      undefined,
+    ]);
+    expect(script.remaining).toEqual([
+      { operation: 'remindSignatories', kind: 'maintenance', times: 1, status: 503 },
+    ]);
+  });
 });

@@ -1,6 +1,7 @@
 /**
- * How an injected fault reaches the client. Each function leaves the request body drained or
- * the connection gone, so keep-alive connections are never left half-read.
+ * How a fault that acts instead of the operation reaches the client (answer-writers.ts has those
+ * that spoil the answer of an operation that ran). Each function leaves the request body
+ * drained or the connection gone, so keep-alive connections are never left half-read.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { platformCode } from '../../schemas/platform/codes.js';
@@ -16,6 +17,27 @@ export function answerServiceUnavailable(req: IncomingMessage, res: ServerRespon
       'content-length': Buffer.byteLength(body),
     })
     .end(body);
+}
+
+const MAINTENANCE_PAGE = `<!DOCTYPE html>
+<html>
+<head><meta charset="utf-8"><title>Service maintenance</title></head>
+<body><h1>We are down for maintenance</h1><p>The service is being upgraded. Please try again later.</p></body>
+</html>
+`;
+
+/**
+ * What a gateway serves while the platform behind it is being upgraded: an HTML page, with 200
+ * as often as with 502, 503 or 404, so a client cannot trust the status alone.
+ */
+export function answerMaintenance(req: IncomingMessage, res: ServerResponse, status: number): void {
+  req.resume();
+  res
+    .writeHead(status, {
+      'content-type': 'text/html; charset=utf-8',
+      'content-length': Buffer.byteLength(MAINTENANCE_PAGE),
+    })
+    .end(MAINTENANCE_PAGE);
 }
 
 /** A platform error in its own JSON body and HTTP status (200 unless the code table says). */
