@@ -174,8 +174,11 @@ export interface TopicAdmin {
 }
 
 export interface KafkaConnection {
-  /** How the topics callers ask ensureTopics() for are set up (TOPIC_PARTITIONS, ...). */
-  readonly topicLayout: TopicLayout;
+  /**
+   * How the topics callers ask ensureTopics() for are set up (TOPIC_PARTITIONS, ...), as far as
+   * the connection was told: the topic table (src/topics) fills in the rest.
+   */
+  readonly topicLayout: Partial<TopicLayout>;
   admin(): Promise<TopicAdmin>;
   consumer(options: GroupConsumerOptions): GroupConsumer;
   /**
