@@ -14,10 +14,14 @@ const LAYERS = [
   ['src/schemas/platform/'],
   ['src/schemas/messages/'],
   ['src/errors.ts'],
+  // What the bridge's events say: their shared fields, failures, bounded excerpts.
+  ['src/events/'],
   // Adapters: Kafka, the platform's HTTP interface, document files.
   ['src/kafka/', 'src/api-client/', 'src/files/'],
-  // What the bridge reads and writes, the use cases, and the platform's stand-in.
-  ['src/topics/', 'src/ledger/', 'src/producers/', 'src/handlers/', 'src/simulator/'],
+  // The topic table, the ledger's entries and records, the use cases, the platform's stand-in.
+  ['src/topics/', 'src/ledger/', 'src/handlers/', 'src/simulator/'],
+  // Everything the bridge writes: events, dead letters, ledger records, through the outbox.
+  ['src/producers/'],
   // Each owned partition's life; the library for other services.
   ['src/partitions/', 'src/sdk/'],
   // The engine: intake, scheduling, running commands.

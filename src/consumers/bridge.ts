@@ -116,7 +116,7 @@ export class Bridge {
     this.#followBreaker(engine);
     await this.#join(consumer, engine, step);
     this.#commitTimer = setInterval(() => {
-      void engine.committer.commit();
+      void engine.partitions.commit();
       const { scheduler } = engine;
       observer?.load?.(scheduler.running, scheduler.pending, scheduler.byClass());
       observer?.ledgerSize?.(engine.ledger.size());
@@ -151,6 +151,7 @@ export class Bridge {
     });
     const running = consumer.run([...Object.values(topics.commands), topics.ledger], {
       onBatch: (batch) => engine.intake.onBatch(batch),
+      held: () => engine.partitions.assigned,
       onAssignment: (partitions) => {
         engine.partitions.onAssignment(partitions);
         engine.lag.report();

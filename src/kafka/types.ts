@@ -72,6 +72,11 @@ export interface GroupConsumerHandlers {
   onBatch(batch: FetchedBatch): void;
   /** The partition numbers this member holds after a (re)join; called before the next fetch. */
   onAssignment(partitions: readonly number[]): void;
+  /**
+   * The partition numbers this member holds, as onAssignment last said: its metadata carries
+   * them at the next join, so the assignment stays sticky.
+   */
+  held(): readonly number[];
   /** The client failed; `restarting` says whether it rejoins on its own. */
   onCrash(error: Error, restarting: boolean): void;
 }
