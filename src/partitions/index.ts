@@ -1,7 +1,4 @@
-export type { CarefulVerdict, GuardedRecord } from './crash-guard.js';
-export { type FetchPlan, fetchPlan, type Holds } from './fetch-plan.js';
-export { LedgerUpkeep, sweepIntervalMs } from './ledger-upkeep.js';
-export { PartitionOffsets } from './offsets.js';
+export { sweepIntervalMs } from './ledger-upkeep.js';
 export * from './partition-machine.js';
 export { PartitionTask } from './partition-task.js';
 export { Partitions, type PartitionsOptions } from './partitions.js';
