@@ -13,6 +13,7 @@ import { freePort, scrape } from './bridge-metrics.js';
 import type { Entries } from './build.js';
 import { setUpContracts } from './contracts-setup.js';
 import { EventTally } from './event-tally.js';
+import { type GcTotals, gcMark } from './gc-tally.js';
 import { CommandWriter, createTopics } from './kafka-io.js';
 import type { Options } from './options.js';
 import type { Subject, SubjectContext } from './subjects.js';
@@ -85,6 +86,8 @@ export interface Started {
   readonly startupMs: number;
   /** The subject's metrics then, and the port to read them again. */
   readonly metrics: { readonly port: number; readonly atReady: Map<string, number> } | undefined;
+  /** Its garbage collections so far, with --gc-tally (a Node subject). */
+  readonly gcAtReady: GcTotals | undefined;
 }
 
 export interface OthersCpu {
@@ -110,7 +113,7 @@ export async function startSubject(
   subject: Subject,
   context: Omit<
     SubjectContext,
-    'entries' | 'brokers' | 'simulatorUrl' | 'cpuProfDir' | 'metricsPort' | 'tuning'
+    'entries' | 'brokers' | 'simulatorUrl' | 'cpuProfDir' | 'gcTally' | 'metricsPort' | 'tuning'
   >,
 ): Promise<Started> {
   const started = Date.now();
@@ -123,6 +126,7 @@ export async function startSubject(
     metricsPort,
     tuning: run.options,
     cpuProfDir: run.options.cpuProf ? 'bench/results/profiles' : undefined,
+    gcTally: run.options.gcTally && subject.gcTally,
   });
   try {
     await child.waitForLine(subject.ready, 120_000);
@@ -131,6 +135,7 @@ export async function startSubject(
     throw new Error(`the ${subject.name} did not start: ${(error as Error).message}`);
   }
   const readyAt = Date.now();
+  const gcAtReady = run.options.gcTally && subject.gcTally ? await gcMark(child) : undefined;
   return {
     child,
     readyAt,
@@ -138,6 +143,7 @@ export async function startSubject(
     othersCpuAtReady: await othersCpu(run),
     startupMs: readyAt - started,
     metrics: metricsPort ? { port: metricsPort, atReady: await scrape(metricsPort) } : undefined,
+    gcAtReady,
   };
 }
 
