@@ -1,7 +1,9 @@
 /**
  * The functions with the most self time in a V8 CPU profile (as `node --cpu-prof` writes it,
  * e.g. `npm run bench -- --cpu-prof`): `tsx bench/profile-top.ts <file.cpuprofile> [--top N]
- * [--areas] [--commands N] [--markdown]`. Self time is attributed from the profile's samples;
+ * [--areas] [--commands N] [--markdown]`; or a sampling heap profile (`.heapprofile`, as
+ * `npm run bench -- --heap-sample` writes it): bytes allocated where a CPU profile has self time.
+ * Self time is attributed from the profile's samples;
  * functions are keyed by name and location, or with --areas by the areas of the bridge's work
  * that AREAS names (kafkajs decode/encode, JSON, zod, the guards, logging, metrics, tracing,
  * undici, the scheduler, GC, idle, ...), then by package (node_modules/<name>), src folder, or
@@ -30,6 +32,41 @@ interface Profile {
   readonly nodes: readonly ProfileNode[];
   readonly samples: readonly number[];
   readonly timeDeltas: readonly number[];
+}
+
+/** A sampling heap profile (`.heapprofile`): a tree of allocation sites, bytes per site. */
+interface HeapNode {
+  readonly id: number;
+  readonly callFrame: ProfileNode['callFrame'];
+  readonly selfSize: number;
+  readonly children: readonly HeapNode[];
+}
+
+/** Either profile as nodes and an amount per sample: ms of CPU, or bytes allocated. */
+interface Weighted {
+  readonly nodes: readonly ProfileNode[];
+  readonly weights: ReadonlyArray<readonly [id: number, amount: number]>;
+  readonly unit: 'ms' | 'bytes';
+}
+
+function weighted(json: Profile | { readonly head: HeapNode }): Weighted {
+  if ('head' in json) {
+    const nodes: ProfileNode[] = [];
+    const weights: Array<[number, number]> = [];
+    const walk = (node: HeapNode) => {
+      nodes.push({
+        id: node.id,
+        callFrame: node.callFrame,
+        children: node.children.map((c) => c.id),
+      });
+      if (node.selfSize > 0) weights.push([node.id, node.selfSize]);
+      for (const child of node.children) walk(child);
+    };
+    walk(json.head);
+    return { nodes, weights, unit: 'bytes' };
+  }
+  const weights = json.samples.map((id, i) => [id, (json.timeDeltas[i] ?? 0) / 1000] as const);
+  return { nodes: json.nodes, weights, unit: 'ms' };
 }
 
 /** A frame as the classifier sees it: its name, its file relative to the repository, its caller. */
@@ -185,7 +222,7 @@ interface Tally {
 }
 
 function selfTimes(
-  profile: Profile,
+  profile: Weighted,
   key: (node: ProfileNode, frame: Frame | undefined) => string,
 ): Tally {
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -211,10 +248,9 @@ function selfTimes(
     map.set(name, (map.get(name) ?? 0) + ms);
   const areaCache = new Map<number, [string, string]>();
   let totalMs = 0;
-  profile.samples.forEach((id, i) => {
-    const ms = (profile.timeDeltas[i] ?? 0) / 1000;
+  for (const [id, ms] of profile.weights) {
     const node = nodes.get(id);
-    if (!node) return;
+    if (!node) continue;
     totalMs += ms;
     let keys = areaCache.get(id);
     if (!keys) {
@@ -234,7 +270,7 @@ function selfTimes(
     }
     add(self, keys[0], ms);
     add(charged, keys[1], ms);
-  });
+  }
   return { self, charged, totalMs };
 }
 
@@ -248,36 +284,45 @@ const { values, positionals } = parseArgs({
   },
 });
 const commands = values.commands === undefined ? undefined : Number(values.commands);
-const pct = (ms: number, total: number) => `${((ms * 100) / total).toFixed(1)}%`;
-const per1000 = (ms: number) =>
-  commands ? `${((ms * 1000) / commands).toFixed(1)} ms` : undefined;
+const pct = (amount: number, total: number) => `${((amount * 100) / total).toFixed(1)}%`;
 
 for (const file of positionals) {
-  const profile = JSON.parse(await readFile(file, 'utf8')) as Profile;
+  const profile = weighted(JSON.parse(await readFile(file, 'utf8')));
+  const bytes = profile.unit === 'bytes';
+  // CPU: ms, and ms per 1,000 commands; heap: MB allocated, and KB per command.
+  const amount = (n: number) => (bytes ? `${(n / 2 ** 20).toFixed(1)} MB` : `${n.toFixed(0)} ms`);
+  const per = (n: number) =>
+    commands === undefined
+      ? undefined
+      : bytes
+        ? `${(n / 1024 / commands).toFixed(1)} KB/command`
+        : `${((n * 1000) / commands).toFixed(1)} ms/1k`;
   const classify = values.areas
     ? (node: ProfileNode, frame: Frame | undefined) =>
         frame ? area(frame) : node.callFrame.functionName
     : (node: ProfileNode) => where(node);
   const { self, charged, totalMs } = selfTimes(profile, classify);
   const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top));
-  process.stdout.write(`${file}: ${(totalMs / 1000).toFixed(1)} s sampled\n`);
+  const what = bytes ? 'allocated (sampled)' : 'sampled';
+  process.stdout.write(`${file}: ${amount(totalMs)} ${what}\n`);
   if (values.markdown && values.areas) {
-    const perHeader = commands ? ' | self, per 1,000 commands' : '';
-    process.stdout.write(`| area | self time | self, with node/V8 work it calls${perHeader} |\n`);
+    const perHeader = commands ? (bytes ? ' | per command' : ' | per 1,000 commands') : '';
+    const ownHeader = bytes ? 'allocated' : 'self time';
+    process.stdout.write(`| area | ${ownHeader} | with node/V8 work it calls${perHeader} |\n`);
     process.stdout.write(`|---|---|---${commands ? '|---' : ''}|\n`);
-    for (const [name, ms] of top) {
-      const withRuntime = pct(charged.get(name) ?? 0, totalMs);
-      const per = commands ? ` | ${per1000(ms)}` : '';
-      process.stdout.write(`| ${name} | ${pct(ms, totalMs)} | ${withRuntime}${per} |\n`);
+    for (const [name, n] of top) {
+      const tail = commands ? ` | ${per(n)}` : '';
+      process.stdout.write(
+        `| ${name} | ${pct(n, totalMs)} | ${pct(charged.get(name) ?? 0, totalMs)}${tail} |\n`,
+      );
     }
     continue;
   }
-  for (const [name, ms] of top) {
-    const share = pct(ms, totalMs).padStart(6);
+  for (const [name, n] of top) {
     const extra = values.areas ? `  ${pct(charged.get(name) ?? 0, totalMs).padStart(6)}` : '';
-    const per = per1000(ms);
+    const perText = per(n);
     process.stdout.write(
-      `  ${share}${extra}  ${ms.toFixed(0).padStart(7)} ms${per ? `  ${per.padStart(9)}/1k` : ''}  ${name}\n`,
+      `  ${pct(n, totalMs).padStart(6)}${extra}  ${amount(n).padStart(10)}${perText ? `  ${perText.padStart(16)}` : ''}  ${name}\n`,
     );
   }
 }

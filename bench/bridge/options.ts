@@ -56,6 +56,9 @@ Scenarios, each selectable with --only (default: all, in this order):
   --cpu-prof             write the Node subjects' V8 CPU profiles to bench/results/profiles/
   --gc-tally             count the Node subjects' garbage collections and the bytes their heap
                          allocated over the backlog (bench/support/gc-tally.mjs), per command
+  --heap-sample          with --gc-tally, also V8's sampling heap profile of the backlog's
+                         allocations (collected objects included) to bench/results/profiles/
+                         (read it with bench/profile-top.ts --areas)
   --tsx                  run the subjects from source under tsx, not compiled by tsc
   --bridge-flags=F       node flags for the bridge only, e.g. --bridge-flags=--max-old-space-size=128
   --bridge-env K=V,...   more environment for the bridge, e.g. MAX_PENDING=4000
@@ -103,6 +106,7 @@ export interface Options {
   };
   readonly cpuProf: boolean;
   readonly gcTally: boolean;
+  readonly heapSample: boolean;
   readonly tsx: boolean;
   readonly bridgeFlags: readonly string[];
   readonly bridgeEnv: Readonly<Record<string, string>>;
@@ -147,6 +151,7 @@ export function parseOptions(argv: string[]): Options | 'help' {
       'ledger-rebalance-size': { ...number, default: '1000000' },
       'cpu-prof': flag,
       'gc-tally': flag,
+      'heap-sample': flag,
       tsx: flag,
       'bridge-flags': { ...number, default: '' },
       'bridge-env': { ...number, default: '' },
@@ -195,7 +200,8 @@ export function parseOptions(argv: string[]): Options | 'help' {
       rebalanceSize: atLeast(0, 'ledger-rebalance-size', v['ledger-rebalance-size']),
     },
     cpuProf: v['cpu-prof'],
-    gcTally: v['gc-tally'],
+    gcTally: v['gc-tally'] || v['heap-sample'],
+    heapSample: v['heap-sample'],
     tsx: v.tsx,
     bridgeFlags: v['bridge-flags'].split(' ').filter(Boolean),
     bridgeEnv: assignments(v['bridge-env']),

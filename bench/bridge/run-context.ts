@@ -4,10 +4,12 @@
  * latency, a preloaded backlog, a subject started and timed from the moment it consumes.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { KafkaConnection } from '../../src/kafka/index.js';
 import { topicNames } from '../../src/schemas/messages/index.js';
 import type { AdminClient, FaultConfig } from '../../src/simulator/index.js';
-import type { NodeChild } from '../support/child-process.js';
+import { type NodeChild, ROOT } from '../support/child-process.js';
 import { cpuSeconds, machineBusySeconds } from '../support/proc-stats.js';
 import { freePort, scrape } from './bridge-metrics.js';
 import type { Entries } from './build.js';
@@ -18,6 +20,9 @@ import { CommandWriter, createTopics } from './kafka-io.js';
 import type { Options } from './options.js';
 import type { Subject, SubjectContext } from './subjects.js';
 import { type Mix, Workload } from './workload.js';
+
+/** Where --cpu-prof and --heap-sample write, relative to the repository (not kept in git). */
+const PROFILES = 'bench/results/profiles';
 
 /** A line on stderr saying what the benchmark is doing. */
 export const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`);
@@ -113,10 +118,18 @@ export async function startSubject(
   subject: Subject,
   context: Omit<
     SubjectContext,
-    'entries' | 'brokers' | 'simulatorUrl' | 'cpuProfDir' | 'gcTally' | 'metricsPort' | 'tuning'
+    | 'entries'
+    | 'brokers'
+    | 'simulatorUrl'
+    | 'cpuProfDir'
+    | 'gcTally'
+    | 'heapSampleDir'
+    | 'metricsPort'
+    | 'tuning'
   >,
 ): Promise<Started> {
   const started = Date.now();
+  if (run.options.heapSample) await mkdir(join(ROOT, PROFILES), { recursive: true });
   const metricsPort = subject.metrics ? await freePort() : 0;
   const child = subject.start({
     ...context,
@@ -125,8 +138,9 @@ export async function startSubject(
     simulatorUrl: run.simulator.url,
     metricsPort,
     tuning: run.options,
-    cpuProfDir: run.options.cpuProf ? 'bench/results/profiles' : undefined,
+    cpuProfDir: run.options.cpuProf ? PROFILES : undefined,
     gcTally: run.options.gcTally && subject.gcTally,
+    heapSampleDir: run.options.heapSample ? PROFILES : undefined,
   });
   try {
     await child.waitForLine(subject.ready, 120_000);

@@ -39,6 +39,8 @@ export interface SubjectContext {
   readonly cpuProfDir?: string | undefined;
   /** Preloads bench/support/gc-tally.mjs (--gc-tally): a Node subject's collections, counted. */
   readonly gcTally?: boolean | undefined;
+  /** With gcTally, where it writes a sampling heap profile of the backlog (--heap-sample). */
+  readonly heapSampleDir?: string | undefined;
 }
 
 export type SubjectName = 'bridge' | 'baseline' | 'parallel-consumer';
@@ -68,6 +70,11 @@ const profiling = (context: SubjectContext) => [
   ...(context.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', context.cpuProfDir] : []),
   ...(context.gcTally ? ['--import', join(ROOT, 'bench/support/gc-tally.mjs')] : []),
 ];
+
+const heapSampling = (context: SubjectContext): Record<string, string> =>
+  context.gcTally && context.heapSampleDir
+    ? { BENCH_HEAP_SAMPLE_DIR: join(ROOT, context.heapSampleDir) }
+    : {};
 
 export const BRIDGE: Subject = {
   name: 'bridge',
@@ -99,6 +106,7 @@ export const BRIDGE: Subject = {
         HTTP_PORT: String(context.metricsPort),
         HTTP_HOST: '127.0.0.1',
         LOG_LEVEL: 'info',
+        ...heapSampling(context),
         ...context.tuning.bridgeEnv,
         ...context.env,
       },
@@ -124,6 +132,7 @@ export const BASELINE: Subject = {
         BASELINE_API_URL: context.simulatorUrl,
         BASELINE_CONNECTIONS: String(context.connections),
         BASELINE_PARTITIONS_AT_ONCE: String(PARTITIONS),
+        ...heapSampling(context),
       },
     }),
 };

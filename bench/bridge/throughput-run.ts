@@ -87,7 +87,8 @@ async function measure(
   const alive = () => child.running;
   const done = await staged.tally.waitFor('backlog', commands, STALL_MS, alive);
   const cpuAtEnd = (await cpuSeconds(child.pid)) ?? started.cpuAtReady;
-  const gcAtEnd = started.gcAtReady && (await gcMark(child));
+  // The second mark also writes the heap profile, with --heap-sample: give it time.
+  const gcAtEnd = started.gcAtReady && (await gcMark(child, 120_000));
   const [others, othersAtEnd] = [started.othersCpuAtReady, await othersCpu(run)];
   const metricsAtEnd = started.metrics && (await scrape(started.metrics.port));
   const backlog = staged.tally.phase('backlog');
