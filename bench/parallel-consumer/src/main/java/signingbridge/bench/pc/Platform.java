@@ -3,7 +3,9 @@ package signingbridge.bench.pc;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.URI;
+import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -17,8 +19,10 @@ import java.util.HexFormat;
  * The platform's HTTP interface as the project's SigningClient calls it (src/api-client), on one
  * shared blocking java.net.http client (HTTP/1.1, keep-alive): a JSON POST signed with the three
  * x-svc-open-* headers, the envelope read (code 0 or responseCode "00000000" is success), and the
- * client's own retries: at most 3 attempts, from 200 ms doubling, for transport failures, 429 and
- * 5xx answers. Thread-safe: every parallel-consumer worker thread calls it.
+ * client's own retries: at most 3 attempts, from 200 ms doubling, for a request that could not be
+ * sent (no connection) and for 429 and 5xx answers; not for a failure once the request may have
+ * reached the platform (its outcome unknown), as src/api-client/transport-errors.ts decides.
+ * Thread-safe: every parallel-consumer worker thread calls it.
  */
 final class Platform {
   private static final int MAX_ATTEMPTS = 3;
@@ -95,13 +99,11 @@ final class Platform {
     HttpResponse<byte[]> response;
     try {
       response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+    } catch (ConnectException | HttpConnectTimeoutException e) {
+      throw new Failure("SB_ERR_TRANSPORT_NOT_SENT", "RequestNotSent", operation + ": " + e, true, e);
     } catch (IOException e) {
       throw new Failure(
-          "SB_ERR_TRANSPORT_OUTCOME_UNKNOWN",
-          "TransportOutcomeUnknown",
-          operation + ": " + e,
-          true,
-          e);
+          "SB_ERR_TRANSPORT_OUTCOME_UNKNOWN", "OutcomeUnknown", operation + ": " + e, false, e);
     }
     int status = response.statusCode();
     JsonNode envelope;
