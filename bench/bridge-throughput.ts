@@ -1,5 +1,6 @@
 /**
- * `npm run bench`: the bridge against a naive kafkajs baseline on the same kind of backlog, then
+ * `npm run bench`: the bridge against a naive kafkajs baseline on the same kind of backlog (and,
+ * with --pc, against Confluent's parallel-consumer doing the baseline's work), then
  * the drain of a backlog under the platform's rate limit; interactive commands behind a batch,
  * with priority classes and without; bridge processes sharing one budget; the bridge starting on
  * ledgers of years of history (see bench/README.md).
@@ -24,10 +25,11 @@ import { measureFairness } from './bridge/fairness-run.js';
 import { measureGroup } from './bridge/group-run.js';
 import { benchKafka, PARTITIONS } from './bridge/kafka-io.js';
 import { parseOptions, USAGE } from './bridge/options.js';
+import { parallelConsumerJar } from './bridge/parallel-consumer.js';
 import { print } from './bridge/print.js';
 import { machine, RESULTS, results, save } from './bridge/report.js';
 import { progress, type RunContext } from './bridge/run-context.js';
-import { BASELINE, BRIDGE } from './bridge/subjects.js';
+import { BASELINE, BRIDGE, PARALLEL_CONSUMER } from './bridge/subjects.js';
 import { measureThroughput } from './bridge/throughput-run.js';
 import { measureLedgerScale, printLedgerScale } from './ledger/scale-run.js';
 import { childPid } from './support/proc-stats.js';
@@ -62,7 +64,11 @@ async function main(): Promise<void> {
   if (options === 'help') return void process.stdout.write(USAGE);
   const loadAtStart = loadavg();
   progress(options.tsx ? 'subjects run under tsx' : 'compiling the subjects');
-  const entries = await subjectEntries(options.tsx);
+  const compiled = await subjectEntries(options.tsx);
+  const entries =
+    options.pc && options.scenarios.has('throughput')
+      ? { ...compiled, parallelConsumer: await parallelConsumerJar(progress) }
+      : compiled;
   const kafka = await broker(options.scenarios.has('ledger') ? 1024 : 512);
   // Latency and the rate limit are set through the admin API (as --latency-ms and --rps would),
   // so they can be off while each scenario makes its contracts.
@@ -110,7 +116,10 @@ async function main(): Promise<void> {
   }
 }
 
-/** The bridge against the baseline, then the rate-limited drain: bench/results/bridge.json. */
+/**
+ * The bridge against the baseline (and parallel-consumer with --pc), then the rate-limited drain:
+ * bench/results/bridge.json.
+ */
 async function throughput(run: RunContext, loadAtStart: number[]): Promise<void> {
   const { options } = run;
   progress(`bridge: ${options.commands} commands`);
@@ -121,6 +130,12 @@ async function throughput(run: RunContext, loadAtStart: number[]): Promise<void>
   const baseline = options.skipBaseline
     ? undefined
     : await measureThroughput(run, BASELINE, options.baselineCommands);
+  progress(
+    `parallel-consumer: ${options.pc ? `${options.pcCommands} commands` : 'not asked (--pc)'}`,
+  );
+  const parallelConsumer = options.pc
+    ? await measureThroughput(run, PARALLEL_CONSUMER, options.pcCommands)
+    : undefined;
   progress(`drain: ${options.skipDrain ? 'skipped' : `${options.drainSeconds} s window`}`);
   const drain = options.skipDrain ? undefined : await measureDrain(run);
   const summary = results({
@@ -128,6 +143,7 @@ async function throughput(run: RunContext, loadAtStart: number[]): Promise<void>
     options,
     bridge,
     baseline,
+    parallelConsumer,
     drain,
     partitions: PARTITIONS,
   });

@@ -18,6 +18,8 @@ export interface Entries {
   readonly tsx: boolean;
   readonly bridge: string;
   readonly baseline: string;
+  /** The parallel-consumer subject's jar, when the run includes it (parallel-consumer.ts). */
+  readonly parallelConsumer?: string | undefined;
 }
 
 export async function subjectEntries(tsx: boolean): Promise<Entries> {

@@ -26,7 +26,11 @@ Scenarios, each selectable with --only (default: all, in this order):
   --paced-seconds S      after the backlog, commands at a steady rate for S s to measure
                          latency without queueing; 0 skips it (default 10)
   --paced-share R        that rate, as a share of the subject's own throughput (default 0.5)
-  --skip-baseline        measure the bridge only
+  --skip-baseline        measure the bridge only (and parallel-consumer, with --pc)
+  --pc                   also measure Confluent's parallel-consumer doing the baseline's work
+                         (bench/parallel-consumer/, built with Maven on first use; needs Java
+                         17 and Maven): a third column, and bridge/parallel-consumer ratios
+  --pc-commands N        parallel-consumer's backlog (default: --commands)
   --skip-drain           skip the rate-limited drain scenario
   --drain-commands N     backlog of the drain scenario (default 20000)
   --drain-rps N          simulator limit and bridge SIGNING_RPS, of the drain, fairness and
@@ -49,7 +53,12 @@ Scenarios, each selectable with --only (default: all, in this order):
   --ledger-window N      bizIds of each ledger active within the replay window (default 100000)
   --ledger-commands N    new commands after each start (default 1000)
   --ledger-rebalance-size N  the ledger on which a second bridge joins (default 1000000)
-  --cpu-prof             write the subjects' V8 CPU profiles to bench/results/profiles/
+  --cpu-prof             write the Node subjects' V8 CPU profiles to bench/results/profiles/
+  --gc-tally             count the Node subjects' garbage collections and the bytes their heap
+                         allocated over the backlog (bench/support/gc-tally.mjs), per command
+  --heap-sample          with --gc-tally, also V8's sampling heap profile of the backlog's
+                         allocations (collected objects included) to bench/results/profiles/
+                         (read it with bench/profile-top.ts --areas)
   --tsx                  run the subjects from source under tsx, not compiled by tsc
   --bridge-flags=F       node flags for the bridge only, e.g. --bridge-flags=--max-old-space-size=128
   --bridge-env K=V,...   more environment for the bridge, e.g. MAX_PENDING=4000
@@ -69,6 +78,9 @@ export interface Options {
   readonly pacedSeconds: number;
   readonly pacedShare: number;
   readonly skipBaseline: boolean;
+  /** Whether parallel-consumer is measured too (a third subject), and its backlog. */
+  readonly pc: boolean;
+  readonly pcCommands: number;
   readonly skipDrain: boolean;
   readonly drainCommands: number;
   readonly drainRps: number;
@@ -93,6 +105,8 @@ export interface Options {
     readonly rebalanceSize: number;
   };
   readonly cpuProf: boolean;
+  readonly gcTally: boolean;
+  readonly heapSample: boolean;
   readonly tsx: boolean;
   readonly bridgeFlags: readonly string[];
   readonly bridgeEnv: Readonly<Record<string, string>>;
@@ -116,6 +130,8 @@ export function parseOptions(argv: string[]): Options | 'help' {
       'paced-seconds': { ...number, default: '10' },
       'paced-share': { ...number, default: '0.5' },
       'skip-baseline': flag,
+      pc: flag,
+      'pc-commands': number,
       'skip-drain': flag,
       'drain-commands': { ...number, default: '20000' },
       'drain-rps': { ...number, default: '20' },
@@ -134,6 +150,8 @@ export function parseOptions(argv: string[]): Options | 'help' {
       'ledger-commands': { ...number, default: '1000' },
       'ledger-rebalance-size': { ...number, default: '1000000' },
       'cpu-prof': flag,
+      'gc-tally': flag,
+      'heap-sample': flag,
       tsx: flag,
       'bridge-flags': { ...number, default: '' },
       'bridge-env': { ...number, default: '' },
@@ -156,6 +174,8 @@ export function parseOptions(argv: string[]): Options | 'help' {
     pacedSeconds: atLeast(0, 'paced-seconds', v['paced-seconds']),
     pacedShare: atLeast(0.01, 'paced-share', v['paced-share']),
     skipBaseline: v['skip-baseline'],
+    pc: v.pc,
+    pcCommands: atLeast(1, 'pc-commands', v['pc-commands'] ?? String(commands)),
     skipDrain: v['skip-drain'],
     drainCommands: atLeast(1, 'drain-commands', v['drain-commands']),
     drainRps: atLeast(1, 'drain-rps', v['drain-rps']),
@@ -180,6 +200,8 @@ export function parseOptions(argv: string[]): Options | 'help' {
       rebalanceSize: atLeast(0, 'ledger-rebalance-size', v['ledger-rebalance-size']),
     },
     cpuProf: v['cpu-prof'],
+    gcTally: v['gc-tally'] || v['heap-sample'],
+    heapSample: v['heap-sample'],
     tsx: v.tsx,
     bridgeFlags: v['bridge-flags'].split(' ').filter(Boolean),
     bridgeEnv: assignments(v['bridge-env']),

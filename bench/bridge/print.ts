@@ -1,6 +1,10 @@
-/** The results as a table on stdout: bridge against baseline, the drain, then the verdicts. */
+/**
+ * The results as a table on stdout: bridge against baseline (and parallel-consumer with --pc),
+ * the drain, then the verdicts.
+ */
 import type { BridgeInsight, HeapMb } from './bridge-metrics.js';
 import type { DrainResult } from './drain-run.js';
+import type { GcResult } from './gc-tally.js';
 import type { Results } from './report.js';
 import type { ThroughputResult } from './throughput-run.js';
 
@@ -18,43 +22,65 @@ function table(rows: readonly Row[]): void {
   }
 }
 
-function throughputRows(bridge: ThroughputResult, baseline: ThroughputResult | undefined): Row[] {
-  const pair = (pick: (r: ThroughputResult) => string): [string, string] => [
+function throughputRows(
+  bridge: ThroughputResult,
+  baseline: ThroughputResult | undefined,
+  pc: ThroughputResult | undefined,
+): Row[] {
+  // The baseline's column stays (n/a when skipped); parallel-consumer's only with --pc.
+  const others: Array<[string, ThroughputResult | undefined]> = [['baseline', baseline]];
+  if (pc) others.push(['parallel-consumer', pc]);
+  const cells = (pick: (r: ThroughputResult) => string): string[] => [
     pick(bridge),
-    baseline ? pick(baseline) : 'n/a',
+    ...others.map(([, r]) => (r ? pick(r) : 'n/a')),
   ];
-  const ratio = (pick: (r: ThroughputResult) => number) =>
-    baseline ? `${(pick(bridge) / Math.max(pick(baseline), 1e-9)).toFixed(2)}x` : 'n/a';
+  const ratios = (pick: (r: ThroughputResult) => number): string[] =>
+    others.map(([, r]) => (r ? `${(pick(bridge) / Math.max(pick(r), 1e-9)).toFixed(2)}x` : 'n/a'));
+  const none = others.map(() => '');
+  const gcRow = (label: string, pick: (g: GcResult) => string): Row => [
+    label,
+    ...cells((r) => (r.gc ? pick(r.gc) : 'n/a')),
+    ...none,
+  ];
   const paced = (r: ThroughputResult) =>
     r.paced
       ? `${n(r.paced.latencyMs.p50)} / ${n(r.paced.latencyMs.p99)} ms @ ${r.paced.ratePerSecond}/s`
       : 'n/a';
   return [
-    ['', 'bridge', 'baseline', 'bridge/baseline'],
-    ['commands (completed)', ...pair((r) => `${n(r.completed)} of ${n(r.commands)}`), ''],
-    ['commands/s', ...pair((r) => n(r.commandsPerSecond)), ratio((r) => r.commandsPerSecond)],
+    ['', 'bridge', ...others.map(([name]) => name), ...others.map(([name]) => `bridge/${name}`)],
+    ['commands (completed)', ...cells((r) => `${n(r.completed)} of ${n(r.commands)}`), ...none],
+    ['commands/s', ...cells((r) => n(r.commandsPerSecond)), ...ratios((r) => r.commandsPerSecond)],
     [
       'e2e latency p50 / p99, preloaded backlog',
-      ...pair((r) => `${n(r.backlogLatencyMs.p50)} / ${n(r.backlogLatencyMs.p99)} ms`),
-      '',
+      ...cells((r) => `${n(r.backlogLatencyMs.p50)} / ${n(r.backlogLatencyMs.p99)} ms`),
+      ...none,
     ],
-    ['e2e latency p50 / p99, paced', ...pair(paced), ''],
+    ['e2e latency p50 / p99, paced', ...cells(paced), ...none],
     [
       'CPU s per 1,000 commands',
-      ...pair((r) => String(r.cpuSecondsPer1000)),
-      ratio((r) => r.cpuSecondsPer1000),
+      ...cells((r) => String(r.cpuSecondsPer1000)),
+      ...ratios((r) => r.cpuSecondsPer1000),
     ],
-    ['peak RSS', ...pair((r) => `${r.peakRssMb} MB`), ratio((r) => r.peakRssMb)],
+    ['peak RSS', ...cells((r) => `${r.peakRssMb} MB`), ...ratios((r) => r.peakRssMb)],
     [
       'meanwhile: simulator / broker / bench / rest',
-      ...pair((r) => {
+      ...cells((r) => {
         const { simulator, broker, bench, elsewhere } = r.othersCores;
         return `${simulator} / ${broker ?? 'n/a'} / ${bench} / ${elsewhere ?? 'n/a'} cores`;
       }),
-      '',
+      ...none,
     ],
-    ['start-up', ...pair((r) => `${r.startupSeconds} s`), ''],
-    ['failure events', ...pair(failures), ''],
+    ['start-up', ...cells((r) => `${r.startupSeconds} s`), ...none],
+    ...(bridge.gc
+      ? [
+          gcRow(
+            'GC per 1,000 commands (--gc-tally)',
+            (g) => `${g.collectionsPer1000Commands} (${g.pauseMsPer1000Commands} ms paused)`,
+          ),
+          gcRow('JS heap allocated per command', (g) => `${g.allocatedKbPerCommand} KB`),
+        ]
+      : []),
+    ['failure events', ...cells(failures), ...none],
   ];
 }
 
@@ -113,18 +139,25 @@ export function print(r: Results): void {
   const s = r.settings;
   const m = r.machine;
   out();
+  const pcCommands = s.pc ? `, parallel-consumer ${n(s.pcCommands)}` : '';
   out(
-    `bridge vs naive baseline: ${n(s.commands)} commands (baseline ${n(s.baselineCommands)}), ${s.mix}; ` +
+    `bridge vs naive baseline${s.pc ? ' and parallel-consumer' : ''}: ${n(s.commands)} commands (baseline ${n(s.baselineCommands)}${pcCommands}), ${s.mix}; ` +
       `${s.partitions} partitions, ${n(s.bizIds)} contracts' bizIds + new ones; simulator latency ${s.latencyMs} ms; ` +
       `${s.connections} connections and, in the bridge, commands at once; no rate limit`,
   );
   const extra = s.bridgeFlags.length > 0 ? `, then ${s.bridgeFlags.join(' ')}` : '';
   out(`bridge node options: ${s.bridgeNodeOptions} (its image's NODE_OPTIONS)${extra}`);
+  if (s.pc) {
+    out(
+      `parallel-consumer: java ${s.pcJavaFlags.join(' ')}, KEY order, maxConcurrency ${s.connections}, periodic asynchronous commits`,
+    );
+  }
   out(
     `machine: ${m.nproc} CPUs (${m.cpuModel}), node ${m.node}, load average at start ${m.loadAverageAtStart.join(' ')}`,
   );
-  table(throughputRows(r.throughput.bridge, r.throughput.baseline));
-  const { insight } = r.throughput.bridge;
+  const { bridge, baseline, parallelConsumer } = r.throughput;
+  table(throughputRows(bridge, baseline, parallelConsumer));
+  const { insight } = bridge;
   if (insight) {
     out('the bridge by its own metrics, over the backlog:');
     table(insightRows(insight));

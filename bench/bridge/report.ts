@@ -9,6 +9,7 @@ import { setsAsArrays } from './budget-report.js';
 import type { DrainResult } from './drain-run.js';
 import type { Options } from './options.js';
 import { round } from './stats.js';
+import { PC_JAVA_FLAGS } from './subjects.js';
 import { drainVerdicts, throughputVerdicts, type Verdict } from './targets.js';
 import type { ThroughputResult } from './throughput-run.js';
 import { describeMix, THROUGHPUT_MIX } from './workload.js';
@@ -23,11 +24,19 @@ export interface Results {
     readonly partitions: number;
     /** The image's, which the bridge runs with (--bridge-flags come after them). */
     readonly bridgeNodeOptions: string;
+    /** The JVM flags of the parallel-consumer subject (with --pc). */
+    readonly pcJavaFlags: readonly string[];
   };
   readonly throughput: {
     readonly bridge: ThroughputResult;
     readonly baseline: ThroughputResult | undefined;
     readonly ratio: number | undefined;
+    /** With --pc: parallel-consumer doing the baseline's work (bench/parallel-consumer/). */
+    readonly parallelConsumer: ThroughputResult | undefined;
+    /** Bridge / parallel-consumer: commands per second, and CPU time per command. */
+    readonly versusParallelConsumer:
+      | { readonly commandsPerSecond: number; readonly cpuPerCommand: number }
+      | undefined;
   };
   readonly drain: DrainResult | undefined;
   readonly verdicts: readonly Verdict[];
@@ -50,11 +59,16 @@ export function results(
     options: Options;
     bridge: ThroughputResult;
     baseline: ThroughputResult | undefined;
+    parallelConsumer: ThroughputResult | undefined;
     partitions: number;
   },
 ): Results {
-  const { bridge, baseline, drain, options, partitions } = parts;
+  const { bridge, baseline, parallelConsumer: pc, drain, options, partitions } = parts;
   const ratio = baseline && round(bridge.commandsPerSecond / baseline.commandsPerSecond, 1);
+  const versusParallelConsumer = pc && {
+    commandsPerSecond: round(bridge.commandsPerSecond / pc.commandsPerSecond, 2),
+    cpuPerCommand: round(bridge.cpuSecondsPer1000 / pc.cpuSecondsPer1000, 2),
+  };
   return {
     date: new Date().toISOString(),
     machine: parts.machine,
@@ -63,8 +77,9 @@ export function results(
       mix: describeMix(THROUGHPUT_MIX),
       partitions,
       bridgeNodeOptions: IMAGE_NODE_OPTIONS,
+      pcJavaFlags: PC_JAVA_FLAGS,
     },
-    throughput: { bridge, baseline, ratio },
+    throughput: { bridge, baseline, ratio, parallelConsumer: pc, versusParallelConsumer },
     drain,
     verdicts: [...throughputVerdicts(bridge, baseline), ...(drain ? drainVerdicts(drain) : [])],
   };

@@ -4,19 +4,25 @@
  * latency, a preloaded backlog, a subject started and timed from the moment it consumes.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { KafkaConnection } from '../../src/kafka/index.js';
 import { topicNames } from '../../src/schemas/messages/index.js';
 import type { AdminClient, FaultConfig } from '../../src/simulator/index.js';
-import type { NodeChild } from '../support/child-process.js';
+import { type NodeChild, ROOT } from '../support/child-process.js';
 import { cpuSeconds, machineBusySeconds } from '../support/proc-stats.js';
 import { freePort, scrape } from './bridge-metrics.js';
 import type { Entries } from './build.js';
 import { setUpContracts } from './contracts-setup.js';
 import { EventTally } from './event-tally.js';
+import { type GcTotals, gcMark } from './gc-tally.js';
 import { CommandWriter, createTopics } from './kafka-io.js';
 import type { Options } from './options.js';
 import type { Subject, SubjectContext } from './subjects.js';
 import { type Mix, Workload } from './workload.js';
+
+/** Where --cpu-prof and --heap-sample write, relative to the repository (not kept in git). */
+const PROFILES = 'bench/results/profiles';
 
 /** A line on stderr saying what the benchmark is doing. */
 export const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`);
@@ -85,6 +91,8 @@ export interface Started {
   readonly startupMs: number;
   /** The subject's metrics then, and the port to read them again. */
   readonly metrics: { readonly port: number; readonly atReady: Map<string, number> } | undefined;
+  /** Its garbage collections so far, with --gc-tally (a Node subject). */
+  readonly gcAtReady: GcTotals | undefined;
 }
 
 export interface OthersCpu {
@@ -110,10 +118,18 @@ export async function startSubject(
   subject: Subject,
   context: Omit<
     SubjectContext,
-    'entries' | 'brokers' | 'simulatorUrl' | 'cpuProfDir' | 'metricsPort' | 'tuning'
+    | 'entries'
+    | 'brokers'
+    | 'simulatorUrl'
+    | 'cpuProfDir'
+    | 'gcTally'
+    | 'heapSampleDir'
+    | 'metricsPort'
+    | 'tuning'
   >,
 ): Promise<Started> {
   const started = Date.now();
+  if (run.options.heapSample) await mkdir(join(ROOT, PROFILES), { recursive: true });
   const metricsPort = subject.metrics ? await freePort() : 0;
   const child = subject.start({
     ...context,
@@ -122,7 +138,9 @@ export async function startSubject(
     simulatorUrl: run.simulator.url,
     metricsPort,
     tuning: run.options,
-    cpuProfDir: run.options.cpuProf ? 'bench/results/profiles' : undefined,
+    cpuProfDir: run.options.cpuProf ? PROFILES : undefined,
+    gcTally: run.options.gcTally && subject.gcTally,
+    heapSampleDir: run.options.heapSample ? PROFILES : undefined,
   });
   try {
     await child.waitForLine(subject.ready, 120_000);
@@ -131,6 +149,7 @@ export async function startSubject(
     throw new Error(`the ${subject.name} did not start: ${(error as Error).message}`);
   }
   const readyAt = Date.now();
+  const gcAtReady = run.options.gcTally && subject.gcTally ? await gcMark(child) : undefined;
   return {
     child,
     readyAt,
@@ -138,6 +157,7 @@ export async function startSubject(
     othersCpuAtReady: await othersCpu(run),
     startupMs: readyAt - started,
     metrics: metricsPort ? { port: metricsPort, atReady: await scrape(metricsPort) } : undefined,
+    gcAtReady,
   };
 }
 

@@ -6,6 +6,7 @@
  */
 import { cpuSeconds, memory } from '../support/proc-stats.js';
 import { type BridgeInsight, insight, scrape } from './bridge-metrics.js';
+import { type GcResult, gcBetween, gcMark } from './gc-tally.js';
 import { PACED_RATE_CAP, type PacedResult, pacedPhase } from './paced-phase.js';
 import {
   type OthersCpu,
@@ -48,6 +49,8 @@ export interface ThroughputResult {
   readonly startupSeconds: number;
   /** From the subject's own metrics over the backlog, when it has them. */
   readonly insight: BridgeInsight | undefined;
+  /** Its garbage collections and heap allocation over the backlog (--gc-tally, Node only). */
+  readonly gc: GcResult | undefined;
   /** Terminal events by type (first per command) and repeated terminal events. */
   readonly outcomes: Record<string, number>;
   readonly repeatedTerminalEvents: number;
@@ -84,6 +87,8 @@ async function measure(
   const alive = () => child.running;
   const done = await staged.tally.waitFor('backlog', commands, STALL_MS, alive);
   const cpuAtEnd = (await cpuSeconds(child.pid)) ?? started.cpuAtReady;
+  // The second mark also writes the heap profile, with --heap-sample: give it time.
+  const gcAtEnd = started.gcAtReady && (await gcMark(child, 120_000));
   const [others, othersAtEnd] = [started.othersCpuAtReady, await othersCpu(run)];
   const metricsAtEnd = started.metrics && (await scrape(started.metrics.port));
   const backlog = staged.tally.phase('backlog');
@@ -114,6 +119,7 @@ async function measure(
     startupSeconds: round(started.startupMs / 1000),
     insight:
       started.metrics && metricsAtEnd && insight(started.metrics.atReady, metricsAtEnd, rate),
+    gc: started.gcAtReady && gcAtEnd && gcBetween(started.gcAtReady, gcAtEnd, completed),
     outcomes: Object.fromEntries(staged.tally.outcomes),
     repeatedTerminalEvents: staged.tally.repeats,
   };

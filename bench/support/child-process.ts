@@ -1,5 +1,6 @@
 /**
- * Node child processes for benchmarks: each entry (TypeScript under tsx, or compiled JavaScript)
+ * Node child processes for benchmarks (or, with `command`, another program: the JVM of the
+ * parallel-consumer subject): each entry (TypeScript under tsx, or compiled JavaScript)
  * runs in a process of its own (its own event loop, CPU time and memory), its output read line
  * by line to the end so it can never block on a full pipe, and stopped with SIGTERM (SIGKILL
  * only past a deadline).
@@ -14,7 +15,7 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export interface NodeChildOptions {
   /** Prefix of the lines echoed to our stderr, e.g. `bridge`. */
   readonly name: string;
-  /** The entry script, relative to the repository root, and its arguments. */
+  /** The entry script, relative to the repository root, and its arguments (see `command`). */
   readonly args: readonly string[];
   /** Added to this process's environment. */
   readonly env?: Readonly<Record<string, string>>;
@@ -22,6 +23,11 @@ export interface NodeChildOptions {
   readonly nodeFlags?: readonly string[];
   /** Whether the entry is TypeScript, run under tsx (default true). */
   readonly tsx?: boolean;
+  /**
+   * Another program than node, e.g. `java`: then `args` are all its arguments, and `nodeFlags`
+   * and `tsx` are not used.
+   */
+  readonly command?: string;
   /** Which output lines are echoed; default: every stderr line, no stdout line. */
   readonly echo?: (line: string, stream: 'stdout' | 'stderr') => boolean;
   /** Which output lines are kept in `kept`, from the start; default none. */
@@ -42,8 +48,10 @@ export class NodeChild {
   constructor(options: NodeChildOptions) {
     this.#name = options.name;
     const loader = options.tsx === false ? [] : ['--import', 'tsx'];
-    const args = [...(options.nodeFlags ?? []), ...loader, ...options.args];
-    this.process = spawn(process.execPath, args, {
+    const args = options.command
+      ? [...options.args]
+      : [...(options.nodeFlags ?? []), ...loader, ...options.args];
+    this.process = spawn(options.command ?? process.execPath, args, {
       cwd: ROOT,
       env: { ...process.env, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -47,7 +47,7 @@ async function copyDependencies(version: string, family: Family, outputDir: stri
 }
 
 /** Maven's first [ERROR] line carries the cause; the lines after it are boilerplate. */
-function mavenError(output: string): string {
+export function mavenError(output: string): string {
   const lines = stripVTControlCharacters(output).split('\n');
   return lines.find((line) => /^\[ERROR\] \S/.test(line)) ?? lastLines(output, 30);
 }

@@ -361,6 +361,34 @@ describe('KeyScheduler retries and lanes', () => {
     expect(started).toEqual([1, 3, 4, 1, 2]);
   });
 
+  it('when an item keeps retrying (a command waiting for its contract), then an item of another lane of its key that was ready before it runs first at the key’s next turn', async () => {
+    vi.useFakeTimers();
+    const started: string[] = [];
+    const keys = new KeyScheduler<LanedItem>({
+      worker: async (item) => {
+        started.push(`${item.key}${item.seq}`);
+        if (item.key === 'b') await new Promise((resolve) => setTimeout(resolve, 150));
+        // a1 waits for what a2 makes: it retries until a2 ran.
+        if (item.key === 'a' && item.seq === 1 && !started.includes('a2'))
+          return { retryInMs: 100 };
+        return undefined;
+      },
+      lane: (item) => item.lane,
+      maxInFlight: 1,
+      maxPending: 100,
+      onError: () => {},
+    });
+    keys.push('a', { key: 'a', lane: 'add-document', seq: 1 });
+    keys.push('a', { key: 'a', lane: 'create-contract', seq: 2 });
+    for (const seq of [1, 2, 3]) keys.push('b', { key: 'b', lane: '', seq });
+    await vi.advanceTimersByTimeAsync(1_000);
+    await keys.idle();
+    // By a's second turn a1's retry delay is over, yet a2 was ready before it.
+    expect(started.slice(0, 3)).toEqual(['a1', 'b1', 'a2']);
+    expect(started).toContain('a1');
+    expect(started.filter((s) => s === 'a1')).toHaveLength(2);
+  });
+
   it('when items wait to retry, then they hold no slot but still count as pending', async () => {
     vi.useFakeTimers();
     const { worker, started } = retryingWorker(new Map([[1, 1]]));

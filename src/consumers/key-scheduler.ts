@@ -52,6 +52,8 @@ interface Entry<T> {
   readonly size: number;
   /** Set while the item waits out its retry delay. */
   timer?: NodeJS.Timeout | undefined;
+  /** When it became ready to run (pushed, or its retry delay over), as a sequence number. */
+  readySince: number;
 }
 
 /**
@@ -67,6 +69,8 @@ export class KeyScheduler<T> {
   // Items not running, per key, in push order (an item waiting to retry goes back to the front);
   // a key is present while it has an item running or queued.
   readonly #queues = new Map<string, Array<Entry<T>>>();
+  /** Orders items by when they became ready to run. */
+  #readySequence = 0;
   readonly #runningKeys = new Set<string>();
   #running = 0;
   #pending = 0;
@@ -116,7 +120,8 @@ export class KeyScheduler<T> {
     this.#pendingSize += size;
     load.pending++;
     load.size += size;
-    const entry: Entry<T> = { item, lane: this.#options.lane?.(item) ?? '', load, size };
+    const lane = this.#options.lane?.(item) ?? '';
+    const entry: Entry<T> = { item, lane, load, size, readySince: this.#readySequence++ };
     const queue = this.#queues.get(key);
     if (queue) queue.push(entry);
     else this.#queues.set(key, [entry]);
@@ -220,6 +225,7 @@ export class KeyScheduler<T> {
       queue.unshift(entry);
       entry.timer = setTimeout(() => {
         entry.timer = undefined;
+        entry.readySince = this.#readySequence++;
         this.#wake(key);
       }, verdict.retryInMs);
     } else {
@@ -259,16 +265,19 @@ export class KeyScheduler<T> {
 }
 
 /**
- * The first item of the class whose lane is not held up by an earlier item waiting to retry;
- * -1 if none.
+ * Of the class's items that may run (the first of each lane, unless it waits to retry), the one
+ * ready the longest; -1 if none. A command that keeps retrying (one waiting for its contract)
+ * so never takes its key's turn from one of another lane that was ready before it (the very
+ * create-contract it waits for).
  */
 function runnableIndex<T>(queue: ReadonlyArray<Entry<T>>, load: ClassLoad): number {
-  let blocked: Set<string> | undefined;
+  const seen = new Set<string>();
+  let chosen = -1;
   for (const [index, entry] of queue.entries()) {
-    if (entry.load !== load || blocked?.has(entry.lane)) continue;
-    if (entry.timer === undefined) return index;
-    blocked ??= new Set();
-    blocked.add(entry.lane);
+    if (entry.load !== load || seen.has(entry.lane)) continue;
+    seen.add(entry.lane);
+    if (entry.timer !== undefined) continue;
+    if (chosen < 0 || entry.readySince < (queue[chosen] as Entry<T>).readySince) chosen = index;
   }
-  return -1;
+  return chosen;
 }

@@ -22,6 +22,7 @@ export function addSignatory({ client }: HandlerDeps): Handler<'add-signatory'> 
       const { result } = await callOnce(context, {
         name: STEP,
         operation: 'addSignatory',
+        sent: signatoryText(command.payload.signatory),
         call: async () => ({
           result: { signatory: await client.addSignatory(request, { signal, priority }) },
         }),
@@ -31,4 +32,11 @@ export function addSignatory({ client }: HandlerDeps): Handler<'add-signatory'> 
         signatory: addedSignatoryView(result.signatory),
       });
     });
+}
+
+/** A company by its name; an individual by type only: their name is personal data. */
+function signatoryText(signatory: { tenantType?: string; tenantName?: string }): string {
+  return signatory.tenantType === 'COMPANY'
+    ? `company signatory "${signatory.tenantName}"`
+    : 'an individual signatory';
 }

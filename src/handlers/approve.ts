@@ -21,6 +21,7 @@ export function approve({ client }: HandlerDeps): Handler<'approve'> {
       await callOnce(context, {
         name: STEP,
         operation: 'approveContract',
+        sent: `an approval (pass: ${command.payload.pass})`,
         call: async () => {
           await client.approveContract(request, { signal, priority });
           return { result: {} };

@@ -21,6 +21,7 @@ export function initiate({ client }: HandlerDeps): Handler<'initiate'> {
       await callOnce(context, {
         name: STEP,
         operation: 'initiateContract',
+        sent: 'the initiation',
         call: async () => {
           await client.initiateContract(request, { signal, priority });
           return { result: {} };

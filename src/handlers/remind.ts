@@ -20,6 +20,9 @@ export function remind({ client }: HandlerDeps): Handler<'remind'> {
       await callOnce(context, {
         name: STEP,
         operation: 'remindSignatories',
+        sent: command.payload.signatoryId
+          ? `a reminder to signatory ${command.payload.signatoryId}`
+          : 'a reminder to every signatory',
         call: async () => {
           await client.remindSignatories(request, { signal, priority });
           return { result: {} };

@@ -31,8 +31,9 @@ export interface CommandContext<T extends CommandType = CommandType> {
    */
   record(step: string, record: StepRecord, events?: readonly PendingEvent[]): Promise<void>;
   /**
-   * Forgets a step recorded `started` whose call never reached the platform, so that the next
-   * run does not take it for one in doubt; resolves once Kafka acknowledged it.
+   * Forgets a step recorded `started` whose call did not take effect (refused, or never reached
+   * the platform), so that the next run does not take it for one in doubt; resolves once handed
+   * over, as `done` does.
    */
   forget(step: string): Promise<void>;
   readonly signal: AbortSignal;

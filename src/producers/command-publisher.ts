@@ -118,9 +118,25 @@ export class CommandPublisher {
     await this.#write(job, next, [encoded], lease);
   }
 
-  /** A step whose call never reached the platform, forgotten (see CommandContext.forget). */
-  forgetStep(job: CommandSource, command: Command, step: string, lease: WriteGate): Promise<void> {
-    return this.#write(job, withoutStep(this.entry(job), command.commandId, step), [], lease);
+  /**
+   * A step whose call did not take effect, forgotten (see CommandContext.forget). Not waited
+   * for, as a step's `done`: whatever comes next for the command (announcing the call again,
+   * or its end) is a later write, which the outbox sends after this one. A crash before Kafka
+   * has it leaves the step `started`: in doubt, the safe side.
+   */
+  async forgetStep(
+    job: CommandSource,
+    command: Command,
+    step: string,
+    lease: WriteGate,
+  ): Promise<void> {
+    const next = withoutStep(this.entry(job), command.commandId, step);
+    this.#write(job, next, [], lease).catch((error: unknown) => {
+      this.#options.log.error(
+        { err: error, commandId: command.commandId, step },
+        'step not forgotten',
+      );
+    });
   }
 
   /** Whether the command ended: its commandId spent, or this very record ended before. */

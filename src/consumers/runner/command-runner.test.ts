@@ -158,7 +158,13 @@ const authRefused: Outcome = outcomeOf('remind', platformAnswer('443', 'auth'));
 const refused = platformAnswer('11011101', 'business');
 const internalError = platformAnswer('21990001', 'transient');
 const unknown = new CommandOutcomeUnknown('remindSignatories: outcome unknown', {
-  details: { operation: 'remindSignatories', step: 'remind', bizId: 'biz-1', reason: 'timeout' },
+  details: {
+    operation: 'remindSignatories',
+    step: 'remind',
+    sent: 'a reminder to every signatory',
+    bizId: 'biz-1',
+    reason: 'timeout',
+  },
   cause: new OutcomeUnknown('no answer', {
     details: { operation: 'remindSignatories', reason: 'deadline' },
   }),

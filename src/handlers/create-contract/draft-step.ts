@@ -33,6 +33,7 @@ export function draftStep(
   return {
     name: DRAFT_STEP,
     operation: 'createDraft',
+    sent: 'the draft',
     result: DraftStepResult,
     async call() {
       const request = { ...payload.contract, bizId, tenantName, send: false };
