@@ -2,7 +2,7 @@ import { bytesExcerpt, ID_EXCERPT_MAX_CHARS } from '../events/index.js';
 import type { InboundRecord } from '../kafka/index.js';
 import type { PartitionTask } from '../partitions/index.js';
 import type { CommandType } from '../schemas/messages/index.js';
-import type { DecodedCommand } from './command-decoding.js';
+import { type DecodedCommand, utf8 } from './command-decoding.js';
 import { recordBytes } from './record-limits.js';
 import { NO_HISTORY, type RunHistory } from './retry-decision.js';
 import type { CommandObservation } from './settings.js';
@@ -56,9 +56,14 @@ export function newJob(
   };
 }
 
+/**
+ * A key over its limit or not UTF-8 (its record is rejected) stands as an excerpt marked with a
+ * hash of every byte: two different keys never share a scheduling key or a ledger entry.
+ */
 function keyText(key: Buffer | null, maxKeyBytes: number): string {
   if (key === null) return '';
-  return key.length <= maxKeyBytes ? key.toString() : bytesExcerpt(key, ID_EXCERPT_MAX_CHARS);
+  const text = key.length <= maxKeyBytes ? utf8(key) : undefined;
+  return text ?? bytesExcerpt(key, ID_EXCERPT_MAX_CHARS);
 }
 
 /**

@@ -20,6 +20,7 @@ import type { RunVerdict } from '../key-scheduler.js';
 import { decide } from '../retry-decision.js';
 import type { BridgeObserver, BridgeSettings } from '../settings.js';
 import { Endings } from './endings.js';
+import { reusedId } from './record-gates.js';
 import { recordVerdict, runHandler } from './handler-run.js';
 
 // How soon a command held back by an open circuit looks again, at the least.
@@ -95,10 +96,10 @@ export class CommandRunner {
     job.observation ??= observer.commandStarted?.({ type: job.type, record: job.record });
     job.decoded ??= decodeCommand(job.record, job.type, settings.limits);
     if (!job.decoded.ok) return this.#endings.reject(job, job.decoded);
-    const { command } = job.decoded;
-    if (this.#options.publisher.hasEnded(job, command.commandId)) {
-      return this.#endings.finished(job, 'duplicate');
-    }
+    const { command, fingerprint } = job.decoded;
+    const prior = this.#options.publisher.priorRun(job, command.commandId, fingerprint);
+    if (prior.kind === 'duplicate') return this.#endings.finished(job, 'duplicate');
+    if (prior.kind === 'reused') return this.#endings.reject(job, reusedId(job, command, prior.first));
     if (!breaker.canPass()) {
       const wait = Math.max(breaker.remainingOpenMs(), BREAKER_RECHECK_MS);
       return { retryInMs: spread(wait, 0.5) };
@@ -114,3 +115,4 @@ export class CommandRunner {
     return this.#endings.act(job, command, decision, handedOver);
   }
 }
+
