@@ -42,8 +42,9 @@ export class CallDeadline {
       this.#expired = true;
       this.#controller.abort(new DeadlineExceeded(deadlineMs));
     }, deadlineMs);
-    if (caller?.aborted) this.#onCallerAbort();
-    else caller?.addEventListener('abort', this.#onCallerAbort, { once: true });
+    // The deadline is its own listener (handleEvent): no bound function per attempt.
+    if (caller?.aborted) this.handleEvent();
+    else caller?.addEventListener('abort', this, { once: true });
   }
 
   /** Aborts when the deadline passes (reason: DeadlineExceeded) or the caller aborts. */
@@ -59,11 +60,12 @@ export class CallDeadline {
   /** The attempt is over: no timer or listener is left behind. */
   clear(): void {
     clearTimeout(this.#timer);
-    this.#caller?.removeEventListener('abort', this.#onCallerAbort);
+    this.#caller?.removeEventListener('abort', this);
   }
 
-  readonly #onCallerAbort = (): void => {
+  /** The caller aborted: the deadline's listener on the caller's signal (EventListener object). */
+  handleEvent(): void {
     clearTimeout(this.#timer);
     this.#controller.abort(this.#caller?.reason);
-  };
+  }
 }
