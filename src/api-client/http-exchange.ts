@@ -11,6 +11,7 @@
  * nothing more is read, and at most `maxResponseBytes` are ever held.
  */
 import type { Dispatcher, FormData } from 'undici';
+import type { AbortSource } from './call-deadline.js';
 import type { HttpAnswer } from './response-reader.js';
 
 export interface ExchangeRequest {
@@ -22,8 +23,11 @@ export interface ExchangeRequest {
   readonly maxResponseBytes: number;
   readonly headersTimeoutMs?: number | undefined;
   readonly bodyTimeoutMs?: number | undefined;
-  /** Aborts the exchange at once, queued or in flight; it fails with the signal's reason. */
-  readonly signal?: AbortSignal | undefined;
+  /**
+   * Aborts the exchange at once, queued or in flight; it fails with the signal's reason. An
+   * AbortSignal, or the attempt's CallDeadline itself.
+   */
+  readonly signal?: AbortSource | undefined;
 }
 
 /** No answer came; `requestSent` says whether the platform could have received the request. */
@@ -81,7 +85,7 @@ export function exchange(dispatcher: Dispatcher, request: ExchangeRequest): Prom
  * the caller's signal calls `handleEvent` when it aborts.
  */
 class ExchangeHandler implements Handler {
-  readonly #signal: AbortSignal | undefined;
+  readonly #signal: AbortSource | undefined;
   readonly #maxResponseBytes: number;
   readonly #body: BoundedBody;
   readonly #resolve: (answer: HttpAnswer) => void;
@@ -107,14 +111,19 @@ class ExchangeHandler implements Handler {
 
   /** The caller's signal aborted: settle at once (a request still queued would wait for a socket). */
   handleEvent(): void {
-    const reason = this.#signal?.reason;
+    const reason = this.#reason();
     this.#abortUndici?.(reason);
     if (this.#settle()) this.#reject(new ExchangeFailed(this.#sent, reason));
   }
 
   onConnect(abort: (reason?: Error) => void): void {
-    if (this.#settled) abort(this.#signal?.reason);
+    if (this.#settled) abort(this.#reason());
     else this.#abortUndici = abort;
+  }
+
+  /** undici takes an abort's reason as an Error; it passes on whatever it is given. */
+  #reason(): Error | undefined {
+    return this.#signal?.reason as Error | undefined;
   }
 
   onRequestSent(): void {

@@ -193,14 +193,15 @@ export class Transport {
     const asked = performance.now();
     let release: ReleaseSlot;
     try {
-      release = await this.#gate.acquire(deadline.signal);
+      // The deadline is the abort signal of the wait and the exchange (no AbortController).
+      release = await this.#gate.acquire(deadline);
     } catch (reason) {
       // The deadline or the caller ended the wait for a slot: nothing was sent.
       throw transportError({ requestSent: false, cause: reason }, call.context);
     }
     try {
       report.slotWaitMs = performance.now() - asked;
-      const request = this.#request(call, deadline.signal);
+      const request = this.#request(call, deadline);
       return await exchange(this.#dispatcher, request).catch((failure: unknown) => {
         throw exchangeError(failure, call.context);
       });
@@ -210,7 +211,7 @@ export class Transport {
   }
 
   /** Signed here, as it is handed to the dispatcher: the timestamp is the moment it leaves. */
-  #request(call: Call<z.ZodType>, signal: AbortSignal): ExchangeRequest {
+  #request(call: Call<z.ZodType>, signal: CallDeadline): ExchangeRequest {
     return {
       origin: this.#origin,
       path: this.#basePath + call.path,
