@@ -3,9 +3,9 @@
  * root passes these on; no part reads the environment itself.
  */
 import type { Logger } from 'pino';
-import type { SigningClientOptions } from '../api-client/index.js';
+import { CLIENT_DEFAULTS, type SigningClientOptions } from '../api-client/index.js';
 import { type BridgeSettings, defaultBridgeSettings } from '../consumers/settings.js';
-import type { FilePolicy } from '../files/index.js';
+import { type FilePolicy, MAX_REDIRECTS } from '../files/index.js';
 import type {
   KafkaClientSettings,
   KafkaConnectionOptions,
@@ -16,7 +16,11 @@ import type { LoggerSettings, TracingSettings } from '../observability/index.js'
 import { type TopicNames, topicNames } from '../schemas/messages/topics.js';
 import type { Config, KafkaConfig } from './table.js';
 
-// How fast backoffs grow is not a setting: the parts' own defaults stand.
+/**
+ * What is not a setting takes the parts' own defaults: backoffs, the circuit breaker, the commit
+ * interval, readiness, the ledger's commands per bizId, and every record limit but the value's
+ * (docs/design.md states each where it describes the behaviour).
+ */
 const ENGINE = defaultBridgeSettings();
 
 export function loggerSettings(config: Config): LoggerSettings {
@@ -65,14 +69,13 @@ export function clientOptions(config: Config) {
     headerPrefix: config.SIGNING_HEADER_PREFIX,
     nonce: config.SIGNING_SIGNATURE_MODE === 'md5-nonce',
     requestsPerSecond: config.SIGNING_RPS,
+    // Within the call's deadline, connecting, resending what was never sent and the cap on an
+    // answer's size are the client's own (CLIENT_DEFAULTS): only the deadline is the deployment's.
     timeouts: {
-      connectMs: config.SIGNING_CONNECT_TIMEOUT_MS,
+      connectMs: CLIENT_DEFAULTS.timeouts.connectMs,
       callMs: config.SIGNING_CALL_TIMEOUT_MS,
     },
-    // The backoff between attempts of a request not sent is the client's own (CLIENT_DEFAULTS).
-    retry: { maxAttempts: config.SIGNING_RETRY_MAX_ATTEMPTS },
     maxConcurrentRequests: config.SIGNING_CONNECTIONS,
-    maxResponseBytes: config.SIGNING_MAX_RESPONSE_BYTES,
     maxFileBytes: config.FILE_MAX_BYTES,
   } satisfies SigningClientOptions;
 }
@@ -113,7 +116,7 @@ export function filePolicy(config: Config): FilePolicy {
     allowPrivate: config.FILE_URL_ALLOW_PRIVATE,
     maxBytes: config.FILE_MAX_BYTES,
     timeoutMs: config.FILE_URL_TIMEOUT_MS,
-    maxRedirects: config.FILE_URL_MAX_REDIRECTS,
+    maxRedirects: MAX_REDIRECTS,
   };
 }
 
@@ -157,47 +160,22 @@ export function bridgeSettings(config: Config): BridgeSettings {
     maxPendingBytes: config.MAX_PENDING_BYTES,
     classes: { of: config.COMMAND_CLASSES, weights: config.CLASS_WEIGHTS },
     limits: {
-      record: {
-        maxKeyBytes: config.RECORD_MAX_KEY_BYTES,
-        maxValueBytes: config.RECORD_MAX_VALUE_BYTES,
-        maxHeaders: config.RECORD_MAX_HEADERS,
-        maxHeaderBytes: config.RECORD_MAX_HEADER_BYTES,
-      },
-      json: {
-        maxDepth: config.COMMAND_MAX_DEPTH,
-        maxArrayItems: config.COMMAND_MAX_ARRAY_ITEMS,
-        maxNodes: config.COMMAND_MAX_NODES,
-      },
+      ...ENGINE.limits,
+      record: { ...ENGINE.limits.record, maxValueBytes: config.RECORD_MAX_VALUE_BYTES },
     },
     retry: {
+      ...ENGINE.retry,
       maxAttempts: config.RETRY_MAX_ATTEMPTS,
       maxElapsedMs: config.RETRY_MAX_ELAPSED_MS,
-      policy: {
-        initialDelayMs: config.RETRY_INITIAL_DELAY_MS,
-        maxDelayMs: config.RETRY_MAX_DELAY_MS,
-        multiplier: ENGINE.retry.policy.multiplier,
-      },
     },
-    precondition: {
-      timeoutMs: config.PRECONDITION_TIMEOUT_MS,
-      policy: {
-        initialDelayMs: config.PRECONDITION_INITIAL_DELAY_MS,
-        maxDelayMs: config.PRECONDITION_MAX_DELAY_MS,
-        multiplier: ENGINE.precondition.policy.multiplier,
-      },
-    },
-    breaker: {
-      failureThreshold: config.BREAKER_FAILURE_THRESHOLD,
-      openDurationMs: config.BREAKER_OPEN_MS,
-      maxOpenDurationMs: config.BREAKER_MAX_OPEN_MS,
-      halfOpenProbes: config.BREAKER_HALF_OPEN_PROBES,
-    },
-    commitIntervalMs: config.COMMIT_INTERVAL_MS,
-    readinessTimeoutMs: config.READINESS_TIMEOUT_MS,
+    precondition: { ...ENGINE.precondition, timeoutMs: config.PRECONDITION_TIMEOUT_MS },
+    breaker: ENGINE.breaker,
+    commitIntervalMs: ENGINE.commitIntervalMs,
+    readinessTimeoutMs: ENGINE.readinessTimeoutMs,
     shutdownDeadlineMs: config.SHUTDOWN_DEADLINE_MS,
     handoverTimeoutMs: config.HANDOVER_TIMEOUT_MS,
     deliveryMode: config.DELIVERY_MODE,
-    ledgerCommandsPerBizId: config.LEDGER_COMMANDS_PER_BIZID,
+    ledgerCommandsPerBizId: ENGINE.ledgerCommandsPerBizId,
     crashLoopLimit: config.CRASH_LOOP_LIMIT,
     ledgerReplayWindowMs: config.LEDGER_REPLAY_WINDOW,
     source: config.EVENT_SOURCE,

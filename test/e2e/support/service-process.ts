@@ -6,7 +6,7 @@ const MAIN = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url))
 
 /**
  * The environment of one bridge with topics and a group of its own, calling the simulator at
- * `simulatorUrl`, quick to hand over and commit; `extra` adds Kafka's address and the rest.
+ * `simulatorUrl`, quick to hand over; `extra` adds Kafka's address and the rest.
  */
 export function serviceEnvironment(
   prefix: string,
@@ -21,7 +21,6 @@ export function serviceEnvironment(
     SIGNING_APP_TOKEN: 'demo-app-token',
     SIGNING_APP_SECRET: 'demo-app-secret',
     HANDOVER_TIMEOUT_MS: '2000',
-    COMMIT_INTERVAL_MS: '200',
     PRECONDITION_TIMEOUT_MS: '300',
     HTTP_PORT: '0',
     ...extra,
