@@ -31,29 +31,16 @@ export function loggerSettings(config: Config): LoggerSettings {
   };
 }
 
-/** The OTLP/HTTP receiver's default address, as OpenTelemetry's SDKs have it. */
-const OTLP_DEFAULT_ENDPOINT = 'http://localhost:4318';
-
 /**
  * Tracing is on when OTEL_TRACES_EXPORTER says otlp, or is empty while an OTLP endpoint is set;
- * OTEL_SDK_DISABLED turns it off regardless.
+ * OTEL_SDK_DISABLED turns it off regardless. Where spans go and what resource they carry,
+ * OpenTelemetry's exporter and resource read from the same variables themselves.
  */
 export function tracingSettings(config: Config): TracingSettings {
-  const tracesUrl = config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
-  const base = config.OTEL_EXPORTER_OTLP_ENDPOINT;
-  const asked = config.OTEL_TRACES_EXPORTER ?? ((tracesUrl ?? base) ? 'otlp' : 'none');
-  const url = tracesUrl ?? `${(base ?? OTLP_DEFAULT_ENDPOINT).replace(/\/+$/, '')}/v1/traces`;
+  const endpoint = config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? config.OTEL_EXPORTER_OTLP_ENDPOINT;
+  const asked = config.OTEL_TRACES_EXPORTER ?? (endpoint ? 'otlp' : 'none');
   return {
-    exporter:
-      asked === 'otlp' && !config.OTEL_SDK_DISABLED
-        ? {
-            url,
-            headers: config.OTEL_EXPORTER_OTLP_HEADERS ?? {},
-            timeoutMs: config.OTEL_EXPORTER_OTLP_TIMEOUT,
-          }
-        : 'none',
-    serviceName: config.OTEL_SERVICE_NAME,
-    resourceAttributes: config.OTEL_RESOURCE_ATTRIBUTES ?? {},
+    exporter: asked === 'otlp' && !config.OTEL_SDK_DISABLED ? 'otlp' : 'none',
     sampler: config.OTEL_TRACES_SAMPLER,
     samplerRatio: config.OTEL_TRACES_SAMPLER_ARG,
     eventsTopic: topics(config).events,

@@ -60,6 +60,20 @@ describe('unknownVariables', () => {
   });
 });
 
+describe("OpenTelemetry's exporter", () => {
+  it('when the rest of its standard variables are set, then they are left to it; other OTLP signals are unknown', () => {
+    const env = {
+      OTEL_EXPORTER_OTLP_COMPRESSION: 'gzip',
+      OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE: '/etc/otel/ca.pem',
+      OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'api-key=x',
+      OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: 'http://collector:4318/v1/metrics',
+    };
+    expect(unknownVariables(env).map((unknown) => unknown.name)).toEqual([
+      'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT',
+    ]);
+  });
+});
+
 describe('removed variables', () => {
   it('when a deployment still sets a removed timeout, then it is named with its replacement and why', () => {
     const unknown = unknownVariables({

@@ -21,14 +21,16 @@ const PREFIXES: readonly string[] = [
 ];
 
 /**
- * Set by other software in the same environment, not misspellings of ours: a proxy, and what
- * Kubernetes defines for every Service of the namespace (a Service named `kafka` gives
- * KAFKA_SERVICE_HOST, KAFKA_PORT, KAFKA_PORT_9092_TCP_ADDR, ...).
+ * Read by other software, not misspellings of ours: a proxy; what Kubernetes defines for every
+ * Service of the namespace (a Service named `kafka` gives KAFKA_SERVICE_HOST, KAFKA_PORT,
+ * KAFKA_PORT_9092_TCP_ADDR, ...); and the rest of what OpenTelemetry's OTLP exporter reads of
+ * the environment itself once tracing is on (compression, TLS files, traces-only settings).
  */
 const OTHER_SOFTWARE = [
   /^HTTP_PROXY$/,
   /_SERVICE_(HOST|PORT)(_[A-Z0-9_]+)?$/,
   /_PORT(_\d+_(TCP|UDP|SCTP)(_(PROTO|PORT|ADDR))?)?$/,
+  /^OTEL_EXPORTER_OTLP_(TRACES_)?(ENDPOINT|HEADERS|TIMEOUT|COMPRESSION|CERTIFICATE|CLIENT_CERTIFICATE|CLIENT_KEY)$/,
 ];
 
 /** A suggestion is made for a name within this many edits of a known one. */

@@ -38,8 +38,6 @@ beforeAll(async () => {
   tracing = createTracing(
     {
       exporter,
-      serviceName: 'signing-bridge',
-      resourceAttributes: {},
       sampler: 'parentbased_always_on',
       samplerRatio: 1,
       eventsTopic: topics.events,
