@@ -1,6 +1,7 @@
 /** The service as it is deployed: its environment, and `signing-bridge run` as a process. */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { waitUntil } from '../../support/wait.js';
 
 const MAIN = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url));
 
@@ -46,9 +47,9 @@ export function runCommand(env: Record<string, string>, args: string[] = []) {
 
 /** Resolves once the process has logged `message` (its JSON log lines are on stdout). */
 export async function logged(output: { stdout: string }, message: string, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!output.stdout.includes(`"msg":"${message}"`)) {
-    if (Date.now() > deadline) throw new Error(`no "${message}" in: ${output.stdout}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await waitUntil(() => output.stdout, {
+    until: (stdout) => stdout.includes(`"msg":"${message}"`),
+    what: `the log line "${message}"`,
+    timeoutMs,
+  });
 }
