@@ -26,7 +26,6 @@ const ENGINE = defaultBridgeSettings();
 export function loggerSettings(config: Config): LoggerSettings {
   return {
     level: config.LOG_LEVEL,
-    pretty: config.LOG_PRETTY,
     headerPrefix: config.SIGNING_HEADER_PREFIX,
   };
 }
@@ -155,7 +154,10 @@ export function bridgeSettings(config: Config): BridgeSettings {
       maxAttempts: config.RETRY_MAX_ATTEMPTS,
       maxElapsedMs: config.RETRY_MAX_ELAPSED_MS,
     },
-    precondition: { ...ENGINE.precondition, timeoutMs: config.PRECONDITION_TIMEOUT_MS },
+    precondition: {
+      timeoutMs: config.PRECONDITION_TIMEOUT_MS,
+      policy: { ...ENGINE.precondition.policy, maxDelayMs: config.PRECONDITION_MAX_DELAY_MS },
+    },
     breaker: ENGINE.breaker,
     commitIntervalMs: ENGINE.commitIntervalMs,
     readinessTimeoutMs: ENGINE.readinessTimeoutMs,

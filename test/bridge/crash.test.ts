@@ -64,7 +64,11 @@ describe.each(['at-least-once', 'exactly-once'])('delivery mode %s', (mode) => {
       const groupId = `crash-${randomUUID().slice(0, 8)}`;
       // The restart waits out the dead member's session (and, exactly-once, its open
       // transaction): commands racing their create must outlast that.
-      const env = { DELIVERY_MODE: mode, PRECONDITION_TIMEOUT_MS: '60000' };
+      const env = {
+        DELIVERY_MODE: mode,
+        PRECONDITION_TIMEOUT_MS: '60000',
+        PRECONDITION_MAX_DELAY_MS: '1000',
+      };
       const start = async () => {
         const bridge = await BridgeProcess.start({
           brokers,

@@ -51,7 +51,14 @@ export const PROCESSING = [
     group: 'Processing',
     schema: milliseconds(),
     default: String(bridge.precondition.timeoutMs),
-    description: `How long a command waits for its contract to exist (a command racing its create-contract) before command.precondition-timed-out. It looks again after a full-jitter backoff whose cap starts at ${waitPolicy.initialDelayMs} ms and grows ×${waitPolicy.multiplier} up to ${waitPolicy.maxDelayMs} ms.`,
+    description: `How long a command waits for its contract to exist (a command racing its create-contract) before command.precondition-timed-out. It looks again after a full-jitter backoff whose cap starts at ${waitPolicy.initialDelayMs} ms and grows ×${waitPolicy.multiplier} up to PRECONDITION_MAX_DELAY_MS.`,
+  },
+  {
+    name: 'PRECONDITION_MAX_DELAY_MS',
+    group: 'Processing',
+    schema: milliseconds(waitPolicy.initialDelayMs),
+    default: String(waitPolicy.maxDelayMs),
+    description: `Largest backoff cap while a command waits for its contract (at least ${waitPolicy.initialDelayMs}): about how late it notices the contract once it exists. Each look is a platform call counted against SIGNING_RPS, so a lower cap answers racing commands sooner at the cost of more calls.`,
   },
   {
     name: 'SHUTDOWN_DEADLINE_MS',
