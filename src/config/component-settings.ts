@@ -55,13 +55,14 @@ export function clientOptions(config: Config) {
     headerPrefix: config.SIGNING_HEADER_PREFIX,
     nonce: config.SIGNING_SIGNATURE_MODE === 'md5-nonce',
     requestsPerSecond: config.SIGNING_RPS,
-    // Within the call's deadline, connecting, resending what was never sent and the cap on an
-    // answer's size are the client's own (CLIENT_DEFAULTS): only the deadline is the deployment's.
+    // Within the call's deadline, connecting and resending what was never sent are the client's
+    // own (CLIENT_DEFAULTS): the deadline and the cap on an answer's size are the deployment's.
     timeouts: {
       connectMs: CLIENT_DEFAULTS.timeouts.connectMs,
       callMs: config.SIGNING_CALL_TIMEOUT_MS,
     },
     maxConcurrentRequests: config.SIGNING_CONNECTIONS,
+    maxResponseBytes: config.SIGNING_MAX_RESPONSE_BYTES,
     maxFileBytes: config.FILE_MAX_BYTES,
   } satisfies SigningClientOptions;
 }

@@ -201,6 +201,7 @@ const VALID: Record<VariableName, fc.Arbitrary<string>> = (() => {
       .map(([interactive, bulk]) => `interactive=${interactive},bulk=${bulk}`),
     SIGNING_CONNECTIONS: int(1, 1_000),
     SIGNING_CALL_TIMEOUT_MS: int(1, 3_600_000),
+    SIGNING_MAX_RESPONSE_BYTES: int(1, 256 * 1_048_576),
     MAX_IN_FLIGHT: int(1, 10_000),
     MAX_PENDING: int(1, 100_000),
     // At least the largest record any limits below admit: that rule is the engine's.

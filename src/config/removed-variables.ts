@@ -41,9 +41,6 @@ export const REMOVED_VARIABLES: Readonly<Record<string, RemovedVariable>> = {
   SIGNING_RETRY_MAX_ATTEMPTS: {
     note: `the client tries a request that was not sent or was throttled ${CLIENT_DEFAULTS.retry.maxAttempts} times at most; anything that may have reached the platform is the command's to retry (RETRY_MAX_ATTEMPTS)`,
   },
-  SIGNING_MAX_RESPONSE_BYTES: {
-    note: `an answer is read up to ${CLIENT_DEFAULTS.maxResponseBytes} bytes (the spec's largest is a few KB); a larger one fails with SB_ERR_RESPONSE_TOO_LARGE, so a request in flight holds that much at most: SIGNING_CONNECTIONS bounds the rest`,
-  },
   SIGNING_CONNECT_TIMEOUT_MS: {
     note: `connecting counts against SIGNING_CALL_TIMEOUT_MS, and one attempt to connect gives up after ${CLIENT_DEFAULTS.timeouts.connectMs} ms`,
   },

@@ -3,10 +3,11 @@
  * doubt is not added again: the platform offers no way to look the signatory up
  * (platform-step.ts).
  */
+
+import { stepEvent } from '../events/index.js';
 import { addressOf } from './address.js';
 import type { HandlerDeps } from './deps.js';
 import { addedSignatoryView } from './event-views.js';
-import { stepEvent } from './events.js';
 import { callOnce } from './platform-step.js';
 import { settle } from './settle.js';
 import type { Handler } from './types.js';

@@ -22,7 +22,7 @@ import {
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
 import type { Logger } from 'pino';
-import { DEFAULT_SERVICE_NAME, type TracingSettings } from './tracing.js';
+import { DEFAULT_SERVICE_NAME, type TracingSettings } from './tracing-settings.js';
 
 /** Spans waiting for export at most; more are dropped (the SDK counts them), never queued. */
 export const MAX_QUEUED_SPANS = 2_048;

@@ -4,33 +4,12 @@
  * loaded. On, the SDK is loaded at start and spans go to the exporter in batches.
  */
 import { ProxyTracerProvider, type Tracer } from '@opentelemetry/api';
-import type { SpanExporter } from '@opentelemetry/sdk-trace';
 import type { Logger } from 'pino';
 import type { BridgeObserver, CommandObservation } from '../consumers/index.js';
 import { UNOBSERVED } from '../consumers/settings.js';
+import type { TracingSettings } from './tracing-settings.js';
 
-export type Sampler =
-  | 'always_on'
-  | 'always_off'
-  | 'traceidratio'
-  | 'parentbased_always_on'
-  | 'parentbased_always_off'
-  | 'parentbased_traceidratio';
-
-export interface TracingSettings {
-  /**
-   * `none`: off. `otlp`: spans go over OTLP (HTTP, protobuf) in batches, where the standard
-   * OTEL_EXPORTER_OTLP_* variables say: OpenTelemetry's exporter reads them itself, as the
-   * resource reads OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES. A SpanExporter (tests) gets
-   * each span as it ends.
-   */
-  readonly exporter: 'none' | 'otlp' | SpanExporter;
-  readonly sampler: Sampler;
-  /** The ratio of the traceidratio samplers, 0 to 1. */
-  readonly samplerRatio: number;
-  /** Where the command's events go: the name of its produce span. */
-  readonly eventsTopic: string;
-}
+export { DEFAULT_SERVICE_NAME, type Sampler, type TracingSettings } from './tracing-settings.js';
 
 export interface Tracing {
   /** For the platform client; undefined when tracing is off. */
@@ -50,8 +29,6 @@ const OFF: Tracing = {
 };
 
 export const TRACER_NAME = 'signing-bridge';
-/** The spans' service.name when neither OTEL_SERVICE_NAME nor OTEL_RESOURCE_ATTRIBUTES names one. */
-export const DEFAULT_SERVICE_NAME = 'signing-bridge';
 
 export function createTracing(settings: TracingSettings, log: Logger): Tracing {
   if (settings.exporter === 'none') return OFF;

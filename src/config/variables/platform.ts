@@ -1,8 +1,13 @@
-import { CLIENT_DEFAULTS, DEFAULT_HEADER_PREFIX, MAX_CALL_MS } from '../../api-client/index.js';
+import {
+  CLIENT_DEFAULTS,
+  DEFAULT_HEADER_PREFIX,
+  MAX_CALL_MS,
+  MAX_RESPONSE_BYTES_LIMIT,
+} from '../../api-client/index.js';
 import { decimal, headerPrefix, httpUrl, integer, oneOf, text } from '../parsers.js';
 import type { Variable } from '../variable.js';
 
-const { requestsPerSecond, timeouts, maxConcurrentRequests } = CLIENT_DEFAULTS;
+const { requestsPerSecond, timeouts, maxConcurrentRequests, maxResponseBytes } = CLIENT_DEFAULTS;
 
 export const PLATFORM = [
   {
@@ -66,5 +71,13 @@ export const PLATFORM = [
     default: String(timeouts.callMs),
     description:
       'One deadline per platform request, from asking for a connection (its rate token in hand) to the last byte of the answer: waiting for a connection, the headers and a slow body all count. Passed before the request was written, it was not sent (retried); after, the outcome is unknown and the step is reconciled when the command runs again. Replaces SIGNING_HEADERS_TIMEOUT_MS and SIGNING_BODY_TIMEOUT_MS.',
+  },
+  {
+    name: 'SIGNING_MAX_RESPONSE_BYTES',
+    group: 'Signing platform',
+    schema: integer({ min: 1, max: MAX_RESPONSE_BYTES_LIMIT }),
+    default: String(maxResponseBytes),
+    description:
+      "Largest platform answer read, in bytes. The spec's largest answer, a draft with its signatories, is a few KB; a larger one (a proxy's page, a wrong URL) fails the command with SB_ERR_RESPONSE_TOO_LARGE as soon as its content-length or its bytes pass this, and its connection is closed, so each request in flight holds at most this much.",
   },
 ] as const satisfies readonly Variable[];
