@@ -172,6 +172,8 @@ export class ResponseInvalid extends SigningBridgeError<
 export class CommandOutcomeUnknown extends SigningBridgeError<{
   operation: string;
   step: string;
+  /** What the call asked for, without personal data (a document's title, an approval's verdict). */
+  sent: string;
   bizId: string;
   contractId?: string | undefined;
   /** What left it unknown: the call's failure, or the process dying while it was under way. */

@@ -8,7 +8,7 @@ import { TopicsNotCoPartitioned } from '../errors.js';
 import type { GroupConsumer, RecordProducer, TopicAdmin } from '../kafka/index.js';
 import { sweepIntervalMs } from '../partitions/index.js';
 import { compareTopics } from '../topics/differences.js';
-import { LEDGER_CONFIGS, type TopicRow, topicTable } from '../topics/table.js';
+import { fullLayout, LEDGER_CONFIGS, type TopicRow, topicTable } from '../topics/table.js';
 import { settlesWithin } from './deadline.js';
 import { createEngine, type Engine, type WriteLimits } from './engine.js';
 import { type BridgeOptions, checkSettings } from './settings.js';
@@ -116,7 +116,7 @@ export class Bridge {
     this.#followBreaker(engine);
     await this.#join(consumer, engine, step);
     this.#commitTimer = setInterval(() => {
-      void engine.committer.commit();
+      void engine.partitions.commit();
       const { scheduler } = engine;
       observer?.load?.(scheduler.running, scheduler.pending, scheduler.byClass());
       observer?.ledgerSize?.(engine.ledger.size());
@@ -151,6 +151,7 @@ export class Bridge {
     });
     const running = consumer.run([...Object.values(topics.commands), topics.ledger], {
       onBatch: (batch) => engine.intake.onBatch(batch),
+      held: () => engine.partitions.assigned,
       onAssignment: (partitions) => {
         engine.partitions.onAssignment(partitions);
         engine.lag.report();
@@ -231,7 +232,8 @@ export class Bridge {
     const coPartitioned = [...Object.values(topics.commands), topics.ledger];
     const admin = await kafka.admin();
     try {
-      const counts = await admin.ensureTopics(table, { create: kafka.topicLayout.create });
+      const { create } = fullLayout(kafka.topicLayout);
+      const counts = await admin.ensureTopics(table, { create });
       const partitions = Object.fromEntries(coPartitioned.map((t) => [t, counts.get(t) ?? 0]));
       if (new Set(Object.values(partitions)).size !== 1) {
         throw new TopicsNotCoPartitioned(

@@ -1,6 +1,6 @@
 /** What the observer is told of a command's end, and the observation that follows it there. */
 import { PlatformRejected, type SigningBridgeError } from '../errors.js';
-import { excerpt, ID_EXCERPT_MAX_CHARS } from '../producers/index.js';
+import { excerpt, ID_EXCERPT_MAX_CHARS } from '../events/index.js';
 import type { Job } from './job.js';
 import { type CommandEnd, type CommandEnding, UNOBSERVED } from './settings.js';
 

@@ -1,24 +1,22 @@
 /**
  * The bridge's moving parts for one run, wired together in one direction: intake → scheduler →
- * runner → publisher → outbox, with the partitions' lives (src/partitions), offsets and the
- * circuit breaker around. Each part is built after everything it uses.
+ * runner → publisher → outbox, with the owned partitions' tasks (src/partitions) and the circuit
+ * breaker around. Each part is built after everything it uses.
  */
 import type { Logger } from 'pino';
 import { BATCH_OVERHEAD_BYTES, type GroupConsumer, type RecordProducer } from '../kafka/index.js';
 import { Ledger } from '../ledger/index.js';
-import { Leases, Partitions } from '../partitions/index.js';
-import { Outbox } from '../producers/index.js';
+import { Partitions } from '../partitions/index.js';
+import { CommandPublisher, Outbox } from '../producers/index.js';
 import type { CommandType } from '../schemas/messages/index.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import { classWeights } from './command-classes.js';
-import { CommandPublisher } from './command-publisher.js';
-import { CommandRunner } from './command-runner.js';
+import { Forwarding } from './forwarding.js';
 import { Intake } from './intake.js';
 import type { Job } from './job.js';
 import { KeyScheduler } from './key-scheduler.js';
 import { LagReport } from './lag-report.js';
-import { OffsetCommitter } from './offset-committer.js';
-import { OffsetTracker } from './offset-tracker.js';
+import { CommandRunner } from './runner/command-runner.js';
 import type { BridgeObserver, BridgeOptions } from './settings.js';
 
 // Long enough to gather the records of commands finishing together, short against a platform call.
@@ -41,7 +39,6 @@ export interface Engine {
   readonly intake: Intake;
   readonly partitions: Partitions;
   readonly scheduler: KeyScheduler<Job>;
-  readonly committer: OffsetCommitter;
   readonly breaker: CircuitBreaker;
   readonly outbox: Outbox;
   readonly ledger: Ledger;
@@ -81,20 +78,6 @@ export function createEngine(
     },
   });
   const ledger = new Ledger(topics.ledger);
-  const tracker = new OffsetTracker();
-  const leases = new Leases();
-  const committer = new OffsetCommitter({
-    tracker,
-    consumer: io.consumer,
-    commandTopics,
-    // What the group committed is finished for good: a recovery after a crash is done past it.
-    onCommitted: (offsets) => {
-      for (const { topic, partition, offset } of offsets) {
-        leases.current(partition)?.guard?.committed(topic, BigInt(offset));
-      }
-    },
-    log,
-  });
   const breaker = new CircuitBreaker(settings.breaker);
   const publisher = new CommandPublisher({
     ledger,
@@ -113,11 +96,7 @@ export function createEngine(
   const runner = new CommandRunner({
     handlers,
     publisher,
-    leaseOf: (partition) => leases.current(partition),
-    finish: ({ record, careful }) => {
-      tracker.finish(record.topic, record.partition, record.offset);
-      if (careful) leases.current(record.partition)?.guard?.carefulEnded();
-    },
+    forwarding: new Forwarding({ outbox, ledgerTopic: topics.ledger, observer, log }),
     breaker,
     settings,
     observer,
@@ -144,9 +123,7 @@ export function createEngine(
     topics: { commands: commandTopics, ledger: topics.ledger },
     ledger,
     outbox,
-    leases,
     clearQueued: (partition) => scheduler.clear((job) => job.record.partition === partition),
-    commitAndForget: (partition) => committer.commitAndForget(partition),
     onLedgerUnwritable: fail,
     onShareChange: (held) => options.onShareChange?.({ held, of: io.commandPartitions }),
     settings: {
@@ -159,9 +136,7 @@ export function createEngine(
   });
   const intake = new Intake({
     scheduler,
-    tracker,
     partitions,
-    leaseOf: (partition) => leases.current(partition),
     typeOf,
     limits: settings.limits.record,
     commandPartitions: io.commandPartitions,
@@ -170,11 +145,10 @@ export function createEngine(
   });
   const lag = new LagReport({
     consumer: io.consumer,
-    tracker,
+    partitions,
     commandTopics,
-    owned: () => partitions.assigned,
     observer,
     log,
   });
-  return { intake, partitions, scheduler, committer, breaker, outbox, ledger, lag };
+  return { intake, partitions, scheduler, breaker, outbox, ledger, lag };
 }

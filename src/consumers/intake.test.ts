@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { type InboundRecord, keyPartition } from '../kafka/index.js';
-import { Lease } from '../partitions/index.js';
+import { PartitionTask } from '../partitions/index.js';
 import { topicNames } from '../schemas/messages/index.js';
 import { Intake } from './intake.js';
 import type { Job } from './job.js';
 import type { KeyScheduler } from './key-scheduler.js';
-import type { OffsetTracker } from './offset-tracker.js';
 import { DEFAULT_RECORD_LIMITS } from './record-limits.js';
 
 const PARTITIONS = 12;
@@ -42,13 +41,10 @@ function intakeOnPartition0() {
     push: (key: string, job: Job) =>
       pushed.push({ key, offset: job.record.offset, forwardTo: job.forwardTo }),
   } as unknown as KeyScheduler<Job>;
-  const lease = new Lease(0);
-  lease.allowStarts();
+  const task = new PartitionTask(0, { phase: 'active' });
   const intake = new Intake({
     scheduler,
-    tracker: { track: () => true } as unknown as OffsetTracker,
-    partitions: { onLedgerBatch: () => {}, holdTopics: () => {} },
-    leaseOf: () => lease,
+    partitions: { onLedgerBatch: () => {}, holdTopics: () => {}, task: () => task },
     typeOf: new Map([[topic, 'remind']]),
     classOf: () => 'bulk',
     limits: DEFAULT_RECORD_LIMITS,

@@ -1,17 +1,15 @@
-import { type FetchedBatch, type InboundRecord, keyPartition } from '../kafka/index.js';
-import type { Lease, Partitions } from '../partitions/index.js';
+import type { FetchedBatch } from '../kafka/index.js';
+import type { Partitions } from '../partitions/index.js';
 import type { CommandType } from '../schemas/messages/index.js';
+import { forwardingKey, forwardTarget } from './forwarding.js';
 import { type Job, newJob } from './job.js';
 import type { KeyScheduler } from './key-scheduler.js';
-import type { OffsetTracker } from './offset-tracker.js';
-import { type RecordLimits, recordLimitBreach } from './record-limits.js';
+import type { RecordLimits } from './record-limits.js';
 import type { BridgeObserver } from './settings.js';
 
 export interface IntakeOptions {
   readonly scheduler: KeyScheduler<Job>;
-  readonly tracker: OffsetTracker;
-  readonly partitions: Pick<Partitions, 'onLedgerBatch' | 'holdTopics'>;
-  readonly leaseOf: (partition: number) => Lease | undefined;
+  readonly partitions: Pick<Partitions, 'onLedgerBatch' | 'holdTopics' | 'task'>;
   /** The command type of each command topic; other topics are the ledger's. */
   readonly typeOf: ReadonlyMap<string, CommandType>;
   /** The priority class of each command type (command-classes.ts). */
@@ -40,18 +38,18 @@ export class Intake {
   }
 
   onBatch(batch: FetchedBatch): void {
-    const { scheduler, tracker, partitions, leaseOf, typeOf, classOf } = this.#options;
+    const { scheduler, partitions, typeOf, classOf, limits, commandPartitions } = this.#options;
     const type = typeOf.get(batch.topic);
     if (type === undefined) {
       partitions.onLedgerBatch(batch);
       return;
     }
     // Fetched just before the partition was paused or lost: it is fetched again when due.
-    const lease = leaseOf(batch.partition);
+    const task = partitions.task(batch.partition);
     const last = batch.records.at(-1);
-    if (!lease?.canStart || last === undefined) return;
+    if (!task?.canStart || last === undefined) return;
     // The records may run once the partition's marker says they may be in hand.
-    const admitted = lease.guard?.admit(batch.topic, last.offset, batch.highWatermark);
+    const admitted = task.admit(batch.topic, last.offset, batch.highWatermark);
     const name = classOf(type);
     let taken: string | undefined;
     for (const record of batch.records) {
@@ -61,25 +59,17 @@ export class Intake {
       }
       // false for a record already in hand: a rebalance moves the fetch position back to
       // the last commit, and the partition stayed here.
-      if (tracker.track(record.topic, record.partition, record.offset)) {
-        const job = newJob(record, type, this.#options.limits.maxKeyBytes);
-        job.forwardTo = this.#forwardTarget(record);
+      if (task.track(record.topic, record.offset)) {
+        const job = newJob(record, task, type, limits.maxKeyBytes);
+        job.forwardTo = forwardTarget(record, limits, commandPartitions);
         job.admitted = admitted;
-        const careful = lease.guard?.schedulingKey(record);
+        const careful = task.carefulKey(record);
         job.careful = careful !== undefined;
         scheduler.push(careful ?? schedulingKey(job), job);
       }
       taken = record.offset;
     }
     if (taken !== undefined) batch.resolve(taken);
-  }
-
-  /** The partition the record's key belongs to, when it is another and the record within limits. */
-  #forwardTarget(record: InboundRecord): number | undefined {
-    const { limits, commandPartitions } = this.#options;
-    if (record.key === null || recordLimitBreach(record, limits)) return undefined;
-    const target = keyPartition(record.key, commandPartitions);
-    return target === record.partition ? undefined : target;
   }
 
   #holdBack(name: string): void {
@@ -103,14 +93,7 @@ export class Intake {
   }
 }
 
-/**
- * A command runs under its bizId. Records to forward run under one key per topic and partition
- * instead, one at a time in offset order: the partition's forwarded mark says every record up to
- * it that had to be forwarded was, which holds only if no later one is forwarded before an
- * earlier one (forwarded concurrently, a later record's mark made an earlier one look done, and it
- * was finished without being forwarded). A leading space: no bizId starts with one.
- */
+/** A command runs under its bizId; a record to forward, under its partition's forwarding key. */
 function schedulingKey(job: Job): string {
-  const { topic, partition } = job.record;
-  return job.forwardTo === undefined ? job.key : ` forward ${topic}/${partition}`;
+  return job.forwardTo === undefined ? job.key : forwardingKey(job.record);
 }

@@ -1,5 +1,6 @@
+import { bytesExcerpt, ID_EXCERPT_MAX_CHARS } from '../events/index.js';
 import type { InboundRecord } from '../kafka/index.js';
-import { bytesExcerpt, ID_EXCERPT_MAX_CHARS } from '../producers/index.js';
+import type { PartitionTask } from '../partitions/index.js';
 import type { CommandType } from '../schemas/messages/index.js';
 import type { DecodedCommand } from './command-decoding.js';
 import { recordBytes } from './record-limits.js';
@@ -9,6 +10,8 @@ import type { CommandObservation } from './settings.js';
 /** One command record from fetch to its end, across all of its runs. */
 export interface Job {
   readonly record: InboundRecord;
+  /** The acquisition of its partition it was taken under: its runs start and write through it. */
+  readonly task: PartitionTask;
   readonly type: CommandType;
   /**
    * The record key as text: the bizId of a valid command, and the scheduling key. A key over
@@ -35,10 +38,16 @@ export interface Job {
   observation?: CommandObservation | undefined;
 }
 
-export function newJob(fetched: InboundRecord, type: CommandType, maxKeyBytes: number): Job {
+export function newJob(
+  fetched: InboundRecord,
+  task: PartitionTask,
+  type: CommandType,
+  maxKeyBytes: number,
+): Job {
   const record = ownCopy(fetched);
   return {
     record,
+    task,
     type,
     key: keyText(record.key, maxKeyBytes),
     bytes: recordBytes(record),
@@ -73,4 +82,10 @@ function ownCopy(record: InboundRecord): InboundRecord {
 
 function copied<T>(bytes: T): T {
   return (Buffer.isBuffer(bytes) ? Buffer.from(bytes) : bytes) as T;
+}
+
+/** Its offset is finished (it may be committed); a careful run's end lets care end. */
+export function finishJob(job: Job): void {
+  job.task.finish(job.record.topic, job.record.offset);
+  if (job.careful) job.task.carefulEnded();
 }

@@ -17,9 +17,8 @@ function report(owned: number[], inHand: Map<number, bigint>) {
   let told: () => void = () => {};
   const lag = new LagReport({
     consumer: { positions: async () => [position(0, '40'), position(1), position(2, '100')] },
-    tracker: { nextInHand: (_topic, partition) => inHand.get(partition) },
+    partitions: { assigned: owned, nextInHand: (_topic, partition) => inHand.get(partition) },
     commandTopics: ['commands.remind'],
-    owned: () => owned,
     observer: {
       partitionLags: (lags) => {
         reports.push(lags);

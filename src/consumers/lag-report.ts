@@ -6,7 +6,7 @@
  */
 import type { Logger } from 'pino';
 import type { GroupConsumer } from '../kafka/index.js';
-import type { OffsetTracker } from './offset-tracker.js';
+import type { Partitions } from '../partitions/index.js';
 import type { BridgeObserver, PartitionLag } from './settings.js';
 
 /** Often enough for a scrape every 15 s or more; one offset request per topic each time. */
@@ -14,10 +14,9 @@ export const LAG_INTERVAL_MS = 5_000;
 
 export interface LagReportOptions {
   readonly consumer: Pick<GroupConsumer, 'positions'>;
-  readonly tracker: Pick<OffsetTracker, 'nextInHand'>;
+  /** The partition numbers this instance owns now, and what it has in hand of each. */
+  readonly partitions: Pick<Partitions, 'assigned' | 'nextInHand'>;
   readonly commandTopics: readonly string[];
-  /** The partition numbers this instance owns now. */
-  readonly owned: () => readonly number[];
   readonly observer: BridgeObserver;
   readonly log: Logger;
 }
@@ -73,8 +72,8 @@ export class LagReport {
   }
 
   async #lags(): Promise<PartitionLag[]> {
-    const { consumer, tracker, commandTopics } = this.#options;
-    const owned = new Set(this.#options.owned());
+    const { consumer, partitions, commandTopics } = this.#options;
+    const owned = new Set(partitions.assigned);
     if (owned.size === 0) return [];
     const positions = await consumer.positions(commandTopics);
     return positions
@@ -82,7 +81,7 @@ export class LagReport {
       .map(({ topic, partition, logStart, highWatermark, committed }) => {
         // Without a commit the group starts at the first record kept.
         const from = BigInt(committed ?? logStart);
-        const inHand = tracker.nextInHand(topic, partition) ?? from;
+        const inHand = partitions.nextInHand(topic, partition) ?? from;
         return {
           topic,
           partition,

@@ -20,6 +20,7 @@ export function addDocumentStep(
     return {
       name,
       operation: 'addDocumentByTemplate',
+      sent: `document "${title}" (template ${templateId})`,
       call: async () => ({ result: await client.addDocumentByTemplate(request, options) }),
     };
   }
@@ -27,6 +28,7 @@ export function addDocumentStep(
   return {
     name,
     operation: 'addDocumentByFile',
+    sent: `document "${title}" (file)`,
     async call() {
       const file = await files.load(document.file, signal);
       const request = { ...address, title, fileSuffix, file };

@@ -3,10 +3,11 @@
  * create-contract of its bizId sees "not found" and waits for the contract to appear. A document
  * in doubt is not added again: the platform offers no way to look it up (platform-step.ts).
  */
+
+import { stepEvent } from '../events/index.js';
 import { addDocumentStep } from './add-document-call.js';
 import { addressOf } from './address.js';
 import type { HandlerDeps } from './deps.js';
-import { stepEvent } from './events.js';
 import { callOnce } from './platform-step.js';
 import { settle } from './settle.js';
 import type { Handler } from './types.js';

@@ -3,10 +3,11 @@
  * doubt is not added again: the platform offers no way to look the signatory up
  * (platform-step.ts).
  */
+
+import { stepEvent } from '../events/index.js';
 import { addressOf } from './address.js';
 import type { HandlerDeps } from './deps.js';
 import { addedSignatoryView } from './event-views.js';
-import { stepEvent } from './events.js';
 import { callOnce } from './platform-step.js';
 import { settle } from './settle.js';
 import type { Handler } from './types.js';
@@ -21,6 +22,7 @@ export function addSignatory({ client }: HandlerDeps): Handler<'add-signatory'> 
       const { result } = await callOnce(context, {
         name: STEP,
         operation: 'addSignatory',
+        sent: signatoryText(command.payload.signatory),
         call: async () => ({
           result: { signatory: await client.addSignatory(request, { signal, priority }) },
         }),
@@ -30,4 +32,11 @@ export function addSignatory({ client }: HandlerDeps): Handler<'add-signatory'> 
         signatory: addedSignatoryView(result.signatory),
       });
     });
+}
+
+/** A company by its name; an individual by type only: their name is personal data. */
+function signatoryText(signatory: { tenantType?: string; tenantName?: string }): string {
+  return signatory.tenantType === 'COMPANY'
+    ? `company signatory "${signatory.tenantName}"`
+    : 'an individual signatory';
 }

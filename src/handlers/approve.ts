@@ -3,9 +3,10 @@
  * signatory, not the contract's owner, so it is passed however the contract is addressed.
  * Nothing the platform answers proves an approval in doubt took effect (platform-step.ts).
  */
+
+import { stepEvent } from '../events/index.js';
 import { addressOf } from './address.js';
 import type { HandlerDeps } from './deps.js';
-import { stepEvent } from './events.js';
 import { callOnce } from './platform-step.js';
 import { settle } from './settle.js';
 import type { Handler } from './types.js';
@@ -20,6 +21,7 @@ export function approve({ client }: HandlerDeps): Handler<'approve'> {
       await callOnce(context, {
         name: STEP,
         operation: 'approveContract',
+        sent: `an approval (pass: ${command.payload.pass})`,
         call: async () => {
           await client.approveContract(request, { signal, priority });
           return { result: {} };

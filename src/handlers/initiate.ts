@@ -2,9 +2,10 @@
  * initiate: send a draft to its signatories, with optional signing positions. When an earlier
  * call is in doubt, 1101 (no longer a draft) means that call took effect (platform-step.ts).
  */
+
+import { stepEvent } from '../events/index.js';
 import { addressOf } from './address.js';
 import type { HandlerDeps } from './deps.js';
-import { stepEvent } from './events.js';
 import { callOnce } from './platform-step.js';
 import { alreadyInitiated } from './reconcile.js';
 import { settle } from './settle.js';
@@ -20,6 +21,7 @@ export function initiate({ client }: HandlerDeps): Handler<'initiate'> {
       await callOnce(context, {
         name: STEP,
         operation: 'initiateContract',
+        sent: 'the initiation',
         call: async () => {
           await client.initiateContract(request, { signal, priority });
           return { result: {} };

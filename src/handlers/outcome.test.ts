@@ -152,7 +152,7 @@ describe('outcomeOf: our own errors', () => {
     [
       'its outcome is unknown',
       new CommandOutcomeUnknown('x', {
-        details: { operation: 'addSignatory', step: 's', bizId: 'b', reason: 'timeout' },
+        details: { operation: 'addSignatory', step: 's', sent: 'x', bizId: 'b', reason: 'timeout' },
       }),
       false,
     ],
@@ -175,7 +175,13 @@ describe('outcomeOf: our own errors', () => {
   it('when an outcome left unknown by a timeout fails the command, then it still names the outage', () => {
     const timeout = new OutcomeUnknown('x', { details: { ...call, reason: 'deadline' } });
     const unknown = new CommandOutcomeUnknown('x', {
-      details: { operation: 'approveContract', step: 'approve', bizId: 'b', reason: 'timeout' },
+      details: {
+        operation: 'approveContract',
+        step: 'approve',
+        sent: 'x',
+        bizId: 'b',
+        reason: 'timeout',
+      },
       cause: timeout,
     });
     expect(outcomeOf('approve', unknown)).toMatchObject({ kind: 'failed', outage: 'no-answer' });

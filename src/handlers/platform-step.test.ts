@@ -53,6 +53,7 @@ function step(operation: OperationName, outcomes: (() => unknown)[]) {
   const made: PlatformCall<Record<string, never>> = {
     name: 's',
     operation,
+    sent: 'what was asked',
     async call() {
       const next = outcomes[calls++];
       if (next === undefined) return { result: {} };
@@ -94,6 +95,7 @@ describe('a platform call made at most once', () => {
       expect((cause as CommandOutcomeUnknown).details).toMatchObject({
         operation,
         step: 's',
+        sent: 'what was asked',
         bizId: 'b-1',
         causeCode: 'SB_ERR_TRANSPORT_OUTCOME_UNKNOWN',
       });

@@ -34,6 +34,8 @@ export interface PlatformCall<R extends StepResult> {
   readonly name: string;
   /** The operation it calls: its row of WHEN_IN_DOUBT applies. */
   readonly operation: OperationName;
+  /** What the call asks for, in a few words and without personal data: `document "NDA"`. */
+  readonly sent: string;
   call(): Promise<StepCall<R>>;
   /** For a step in doubt: the result a refusal proves, when it proves the earlier call worked. */
   reconcile?(error: unknown): R | undefined;
@@ -115,12 +117,13 @@ function outcomeUnknown(
       ? 'the process stopped while the call was under way'
       : `${describe(cause)} after the request was sent`;
   return new CommandOutcomeUnknown(
-    `${step.operation} (step ${step.name}) was sent to the platform for bizId ${bizId} and its outcome is unknown: ${reason}. ` +
+    `${step.operation} (step ${step.name}: ${step.sent}) was sent to the platform for bizId ${bizId} and its outcome is unknown: ${reason}. ` +
       'The bridge does not call again, since a second call could apply it twice: check the contract on the platform, and send the command again with the same commandId to make the call again.',
     {
       details: {
         operation: step.operation,
         step: step.name,
+        sent: step.sent,
         bizId,
         contractId: context.progress.contractId,
         reason,

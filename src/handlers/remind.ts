@@ -2,9 +2,10 @@
  * remind: send the signatories (or one of them) a reminder. A reminder in doubt is not sent
  * again: a second notice reaches people outside the company (platform-step.ts).
  */
+
+import { stepEvent } from '../events/index.js';
 import { addressOf } from './address.js';
 import type { HandlerDeps } from './deps.js';
-import { stepEvent } from './events.js';
 import { callOnce } from './platform-step.js';
 import { settle } from './settle.js';
 import type { Handler } from './types.js';
@@ -19,6 +20,9 @@ export function remind({ client }: HandlerDeps): Handler<'remind'> {
       await callOnce(context, {
         name: STEP,
         operation: 'remindSignatories',
+        sent: command.payload.signatoryId
+          ? `a reminder to signatory ${command.payload.signatoryId}`
+          : 'a reminder to every signatory',
         call: async () => {
           await client.remindSignatories(request, { signal, priority });
           return { result: {} };

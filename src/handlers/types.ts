@@ -6,16 +6,12 @@
 import type { Logger } from 'pino';
 import type { OutageCause } from '../api-client/delivery.js';
 import type { SigningBridgeError } from '../errors.js';
-import type { CommandType, EventData, EventType } from '../schemas/messages/events.js';
+import type { CommandType, PendingEvent } from '../schemas/messages/events.js';
 import type { CommandProgress, StepRecord } from '../schemas/messages/index.js';
 import type { Command } from '../schemas/messages/topics.js';
 
-/** One event to publish: its type, the step it belongs to (for its id), and its data. */
-export interface PendingEvent<T extends EventType = EventType> {
-  readonly type: T;
-  readonly step: string;
-  readonly data: EventData<T>;
-}
+/** One event to publish (src/schemas/messages/events.ts): handlers return them. */
+export type { PendingEvent } from '../schemas/messages/events.js';
 
 /**
  * A step's state in the ledger (`started` without `done` means an earlier attempt may have

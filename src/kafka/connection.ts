@@ -1,6 +1,5 @@
 import { Kafka, type KafkaConfig, logLevel } from 'kafkajs';
 import type { Logger } from 'pino';
-import { DEFAULT_TOPIC_LAYOUT } from '../topics/table.js';
 import { connectAdmin } from './admin.js';
 import { kafkajsClientConfig } from './client-config.js';
 import type { KafkaClientSettings } from './client-settings.js';
@@ -15,7 +14,7 @@ import type { TopicLayout } from './types.js';
 
 export interface KafkaConnectionOptions extends KafkaClientSettings {
   log: Logger;
-  /** How the topics are set up; default DEFAULT_TOPIC_LAYOUT, of which any part may be given. */
+  /** How the topics are set up, in part or whole: the topic table (src/topics) fills in the rest. */
   topicLayout?: Partial<TopicLayout>;
   /**
    * How long a transaction may stay open before the broker aborts it; default 10 s. It bounds
@@ -52,7 +51,7 @@ export function kafkaToolsOver(
   const { transactionTimeoutMs = 10_000 } = options;
   const admin = () => connectAdmin(kafka);
   return {
-    topicLayout: { ...DEFAULT_TOPIC_LAYOUT, ...options.topicLayout },
+    topicLayout: options.topicLayout ?? {},
     admin,
     clusterAdmin: admin,
     consumer: (consumerOptions) => new KafkajsGroupConsumer(kafka, consumerOptions),

@@ -35,7 +35,8 @@ export class KafkajsGroupConsumer implements GroupConsumer {
   readonly #instanceId: string;
   // Connected on first use: only a partition taken over from a crashed holder asks.
   #admin: Promise<Admin> | undefined;
-  #owned: readonly number[] = [];
+  // What run() was given: the assigner asks it what this member holds.
+  #handlers: GroupConsumerHandlers | undefined;
   // kafkajs refuses pause and resume outside run(); a late breaker or backlog change may ask.
   #running = false;
   #joining: Promise<void> | undefined;
@@ -50,7 +51,10 @@ export class KafkajsGroupConsumer implements GroupConsumer {
     this.#consumer = kafka.consumer({
       groupId,
       partitionAssigners: [
-        coPartitionedAssigner(() => ({ instance: instanceId, owned: this.#owned })),
+        coPartitionedAssigner(() => ({
+          instance: instanceId,
+          owned: this.#handlers?.held() ?? [],
+        })),
       ],
       sessionTimeout: SESSION_TIMEOUT_MS,
       heartbeatInterval: HEARTBEAT_INTERVAL_MS,
@@ -62,6 +66,7 @@ export class KafkajsGroupConsumer implements GroupConsumer {
   }
 
   run(topics: readonly string[], handlers: GroupConsumerHandlers): Promise<void> {
+    this.#handlers = handlers;
     this.#joining = this.#run(topics, handlers);
     return this.#joining;
   }
@@ -76,8 +81,7 @@ export class KafkajsGroupConsumer implements GroupConsumer {
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
       contact();
       const numbers = new Set(Object.values(payload.memberAssignment).flat());
-      this.#owned = [...numbers].sort((a, b) => a - b);
-      handlers.onAssignment(this.#owned);
+      handlers.onAssignment([...numbers].sort((a, b) => a - b));
     });
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       // Out of the group until it joins again.

@@ -72,6 +72,11 @@ export interface GroupConsumerHandlers {
   onBatch(batch: FetchedBatch): void;
   /** The partition numbers this member holds after a (re)join; called before the next fetch. */
   onAssignment(partitions: readonly number[]): void;
+  /**
+   * The partition numbers this member holds, as onAssignment last said: its metadata carries
+   * them at the next join, so the assignment stays sticky.
+   */
+  held(): readonly number[];
   /** The client failed; `restarting` says whether it rejoins on its own. */
   onCrash(error: Error, restarting: boolean): void;
 }
@@ -174,8 +179,11 @@ export interface TopicAdmin {
 }
 
 export interface KafkaConnection {
-  /** How the topics callers ask ensureTopics() for are set up (TOPIC_PARTITIONS, ...). */
-  readonly topicLayout: TopicLayout;
+  /**
+   * How the topics callers ask ensureTopics() for are set up (TOPIC_PARTITIONS, ...), as far as
+   * the connection was told: the topic table (src/topics) fills in the rest.
+   */
+  readonly topicLayout: Partial<TopicLayout>;
   admin(): Promise<TopicAdmin>;
   consumer(options: GroupConsumerOptions): GroupConsumer;
   /**

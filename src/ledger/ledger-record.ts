@@ -8,7 +8,7 @@
  * - the partition's careful-run record (CAREFUL_KEY): the record last run alone after a crash,
  *   and how many process deaths it has seen (src/partitions/crash-guard.ts);
  * - the partition's forwarded mark (FORWARDED_KEY): up to which offset of each command topic its
- *   records keyed for another partition were forwarded there (src/consumers/command-runner.ts).
+ *   records keyed for another partition were forwarded there (src/consumers/forwarding.ts).
  * A bizId never starts with a space (the command schema trims it and the bridge requires the
  * record key to equal it), so the key spaces cannot meet, and compaction keeps the last of each.
  */

@@ -10,7 +10,7 @@ function capture() {
       done();
     },
   });
-  const log = createLogger({ level: 'info', pretty: false, headerPrefix: 'x-svc-open-' }, stream);
+  const log = createLogger({ level: 'info', headerPrefix: 'x-svc-open-' }, stream);
   return { log, lines };
 }
 

@@ -5,13 +5,11 @@
  * contacts). Every other logger is a child of this one (the engine makes one per command,
  * carrying commandId, bizId and type).
  */
-import { createRequire } from 'node:module';
 import { type Bindings, type DestinationStream, type Logger, type LoggerOptions, pino } from 'pino';
 import { maskPersonalData } from '../personal-data.js';
 
 export interface LoggerSettings {
   readonly level: string;
-  readonly pretty: boolean;
   /** Prefix of the platform's authentication headers, whose values are redacted. */
   readonly headerPrefix: string;
 }
@@ -192,23 +190,7 @@ export function createLogger(settings: LoggerSettings, destination?: Destination
       },
     },
   };
-  return redactingChildren(rootLogger(settings, options, destination), redactor);
-}
-
-function rootLogger(
-  settings: LoggerSettings,
-  options: LoggerOptions,
-  destination: DestinationStream | undefined,
-): Logger {
-  if (!settings.pretty || destination) return pino(options, destination);
-  if (!prettyInstalled()) {
-    const log = pino(options);
-    log.warn(
-      'LOG_PRETTY is set but pino-pretty is not installed (a production image); logging JSON',
-    );
-    return log;
-  }
-  return pino({ ...options, transport: { target: 'pino-pretty', options: { colorize: true } } });
+  return redactingChildren(pino(options, destination), redactor);
 }
 
 /**
@@ -224,14 +206,4 @@ function redactingChildren(log: Logger, redactor: Redactor): Logger {
   };
   log.child = redactedChild as unknown as Logger['child'];
   return log;
-}
-
-/** pino-pretty is a development dependency: a production image does not have it. */
-function prettyInstalled(): boolean {
-  try {
-    createRequire(import.meta.url).resolve('pino-pretty');
-    return true;
-  } catch {
-    return false;
-  }
 }

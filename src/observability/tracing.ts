@@ -4,37 +4,12 @@
  * loaded. On, the SDK is loaded at start and spans go to the exporter in batches.
  */
 import { ProxyTracerProvider, type Tracer } from '@opentelemetry/api';
-import type { SpanExporter } from '@opentelemetry/sdk-trace';
 import type { Logger } from 'pino';
 import type { BridgeObserver, CommandObservation } from '../consumers/index.js';
 import { UNOBSERVED } from '../consumers/settings.js';
+import type { TracingSettings } from './tracing-settings.js';
 
-export type Sampler =
-  | 'always_on'
-  | 'always_off'
-  | 'traceidratio'
-  | 'parentbased_always_on'
-  | 'parentbased_always_off'
-  | 'parentbased_traceidratio';
-
-export interface OtlpSettings {
-  /** Where spans are POSTed (OTLP over HTTP, protobuf). */
-  readonly url: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly timeoutMs: number;
-}
-
-export interface TracingSettings {
-  /** `none`: off. A SpanExporter (tests) gets each span as it ends. */
-  readonly exporter: 'none' | OtlpSettings | SpanExporter;
-  readonly serviceName: string;
-  readonly resourceAttributes: Readonly<Record<string, string>>;
-  readonly sampler: Sampler;
-  /** The ratio of the traceidratio samplers, 0 to 1. */
-  readonly samplerRatio: number;
-  /** Where the command's events go: the name of its produce span. */
-  readonly eventsTopic: string;
-}
+export { DEFAULT_SERVICE_NAME, type Sampler, type TracingSettings } from './tracing-settings.js';
 
 export interface Tracing {
   /** For the platform client; undefined when tracing is off. */

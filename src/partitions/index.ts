@@ -1,5 +1,4 @@
-export { type FetchPlan, fetchPlan, type Holds } from './fetch-plan.js';
-export { Lease, Leases } from './lease.js';
-export { LedgerUpkeep, sweepIntervalMs } from './ledger-upkeep.js';
+export { sweepIntervalMs } from './ledger-upkeep.js';
 export * from './partition-machine.js';
+export { PartitionTask } from './partition-task.js';
 export { Partitions, type PartitionsOptions } from './partitions.js';

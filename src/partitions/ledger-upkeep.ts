@@ -17,8 +17,7 @@
 import type { Logger } from 'pino';
 import type { GroupConsumer, OutboundRecord } from '../kafka/index.js';
 import type { Ledger } from '../ledger/index.js';
-import type { Outbox } from '../producers/index.js';
-import type { Lease } from './lease.js';
+import type { Outbox, WriteGate } from '../producers/index.js';
 
 // Records per write of a sweep: one write travels in one produce request.
 const SWEEP_CHUNK = 500;
@@ -44,7 +43,6 @@ function marginMs(windowMs: number): number {
 
 export class LedgerUpkeep {
   readonly #options: LedgerUpkeepOptions;
-  readonly #sweeping = new Set<number>();
 
   constructor(options: LedgerUpkeepOptions) {
     this.#options = options;
@@ -67,32 +65,31 @@ export class LedgerUpkeep {
       );
   }
 
-  /** One sweep of an active partition; a sweep still running for it is not doubled. */
-  async sweep(partition: number, lease: Lease, marks: readonly OutboundRecord[]): Promise<void> {
-    if (this.#sweeping.has(partition)) return;
-    this.#sweeping.add(partition);
+  /** One sweep of an active partition (its task runs one at a time); a failure is logged. */
+  async sweep(
+    task: WriteGate & { readonly partition: number },
+    marks: readonly OutboundRecord[],
+  ): Promise<void> {
     try {
-      await this.#sweep(partition, lease, marks);
+      await this.#sweep(task.partition, task, marks);
     } catch (error) {
       this.#options.log.warn(
-        { err: error, partition },
+        { err: error, partition: task.partition },
         'ledger sweep failed; the next one tries again',
       );
-    } finally {
-      this.#sweeping.delete(partition);
     }
   }
 
-  async #sweep(partition: number, lease: Lease, marks: readonly OutboundRecord[]) {
+  async #sweep(partition: number, gate: WriteGate, marks: readonly OutboundRecord[]) {
     const { consumer, ledger, outbox, windowMs, log } = this.#options;
     const now = this.#now();
     const { expired, refreshed } = ledger.expire(partition, now - windowMs, now);
     const records = [...expired, ...refreshed, ...marks];
     for (let i = 0; i < records.length; i += SWEEP_CHUNK) {
-      lease.assertWritable();
+      gate.assertWritable();
       await outbox.write(records.slice(i, i + SWEEP_CHUNK));
     }
-    lease.assertWritable();
+    gate.assertWritable();
     const offset = await consumer.offsetForTime(ledger.topic, partition, this.#windowStart());
     await consumer.commit([{ topic: ledger.topic, partition, offset }]);
     if (expired.length + refreshed.length > 0) {

@@ -34,12 +34,21 @@ const written: PartitionEvent = { type: 'marker-written' };
 const ownMarker = (...holders: string[]): PartitionEvent => ({ type: 'own-marker-read', holders });
 const revoked: PartitionEvent = { type: 'revoked', drainMs: 5_000 };
 const active = [members(), written, ownMarker()];
+/** An active partition let go: its queue dropped, its runs awaited, then released. */
+const DRAINED_AND_RELEASED = [
+  'drop-queued',
+  'start-timer',
+  'watch-runs',
+  'cancel-timer',
+  'release',
+  'forget',
+];
 
 describe('a partition acquired', () => {
   it('when nobody else holds it, then it writes its marker, reads the ledger and turns active, taking the entries over', () => {
     const { state, did } = run(active);
     expect(state?.phase).toBe('active');
-    expect(did).toEqual(['write-acquired', 'take-over', 'allow-starts', 'settle']);
+    expect(did).toEqual(['write-acquired', 'take-over', 'settle']);
   });
 
   it('when a previous holder still in the group has not released, then it waits for its released marker', () => {
@@ -48,7 +57,7 @@ describe('a partition acquired', () => {
     expect(decisions.at(-1)).toEqual({ do: 'start-timer', timer: 'handover', ms: 10_000 });
     const released = run([{ type: 'holder-released', instance: 'old' }], state);
     expect(released.state?.phase).toBe('active');
-    expect(released.did).toEqual(['cancel-timer', 'take-over', 'allow-starts', 'settle']);
+    expect(released.did).toEqual(['cancel-timer', 'take-over', 'settle']);
   });
 
   it('when the previous holder is no longer in the group, then there is nothing to wait for, and it counts as crashed', () => {
@@ -101,14 +110,7 @@ describe('a partition lost', () => {
   it('when revoked while active, then nothing new starts, running commands get until the deadline, and it is released once they are done', () => {
     const { state, did } = run([...active, revoked, { type: 'runs-idle' }, { type: 'released' }]);
     expect(state).toBeUndefined();
-    expect(did.slice(4)).toEqual([
-      'stop-starts',
-      'start-timer',
-      'watch-runs',
-      'cancel-timer',
-      'release',
-      'forget',
-    ]);
+    expect(did.slice(3)).toEqual(DRAINED_AND_RELEASED);
   });
 
   it('when running commands outlive the deadline, then they are aborted, get a grace, and the release goes ahead', () => {
@@ -119,7 +121,7 @@ describe('a partition lost', () => {
       { type: 'abort-grace-over' },
       { type: 'released' },
     ]);
-    expect(did.slice(7)).toEqual(['abort-runs', 'start-timer', 'release', 'forget']);
+    expect(did.slice(6)).toEqual(['abort-runs', 'start-timer', 'release', 'forget']);
   });
 
   it('when revoked while its marker is being written or the ledger read, then it releases at once: nothing ran', () => {
@@ -131,7 +133,7 @@ describe('a partition lost', () => {
       const { state, did } = run([...before, revoked]);
       expect(state?.phase).toBe('releasing');
       expect(did).toContain('release');
-      expect(did).not.toContain('allow-starts');
+      expect(did).not.toContain('take-over');
     }
   });
 
@@ -161,6 +163,26 @@ describe('a partition lost', () => {
   });
 });
 
+describe('the bridge stopping', () => {
+  const stop: PartitionEvent = { type: 'stop', drainMs: 5_000 };
+
+  it('when it stops, then an active partition drains and is released like a revoked one, and assigned again meanwhile it is still gone in the end', () => {
+    const { state, did } = run([
+      ...active,
+      stop,
+      { type: 'assigned' },
+      { type: 'runs-idle' },
+      { type: 'released' },
+    ]);
+    expect(state).toBeUndefined();
+    expect(did.slice(3)).toEqual(DRAINED_AND_RELEASED);
+  });
+
+  it('when it stops while a partition is pending, then it is gone at once', () => {
+    expect(run([stop]).did).toEqual(['settle', 'forget']);
+  });
+});
+
 const anyEvent: fc.Arbitrary<PartitionEvent> = fc.oneof(
   fc.constantFrom<PartitionEvent>(
     { type: 'marker-written' },
@@ -168,6 +190,7 @@ const anyEvent: fc.Arbitrary<PartitionEvent> = fc.oneof(
     { type: 'marker-abandoned' },
     { type: 'handover-timed-out' },
     { type: 'revoked', drainMs: 1 },
+    { type: 'stop', drainMs: 1 },
     { type: 'assigned' },
     { type: 'runs-idle' },
     { type: 'drain-timed-out' },
@@ -181,24 +204,24 @@ const anyEvent: fc.Arbitrary<PartitionEvent> = fc.oneof(
     .map((live): PartitionEvent => ({ type: 'members-known', live: new Set(live), nonce: 'n' })),
 );
 
-/** What the decisions did to the commands of the partition: may they start, was it released. */
+/** What the decisions did to the partition: was its ledger taken over, was it released. */
 function effects(decisions: readonly Decision[]) {
-  let startsAllowed = false;
+  let takenOver = false;
   let written = false;
   let releases = 0;
   let settles = 0;
   for (const decision of decisions) {
-    if (decision.do === 'allow-starts') startsAllowed = true;
-    if (decision.do === 'stop-starts' || decision.do === 'release') startsAllowed = false;
+    if (decision.do === 'take-over') takenOver = true;
+    if (decision.do === 'drop-queued' || decision.do === 'release') takenOver = false;
     if (decision.do === 'write-acquired') written = true;
     if (decision.do === 'release') releases++;
     if (decision.do === 'settle') settles++;
   }
-  return { startsAllowed, written, releases, settles };
+  return { takenOver, written, releases, settles };
 }
 
 describe('any sequence of events', () => {
-  it('commands may start exactly while the partition is active', () => {
+  it('a partition is active (its commands may start) exactly while its ledger is taken over and it is not being given up', () => {
     fc.assert(
       fc.property(fc.array(anyEvent, { maxLength: 30 }), (events) => {
         let state: PartitionState | undefined = NEW_PARTITION;
@@ -208,7 +231,7 @@ describe('any sequence of events', () => {
           const next = transition(state, event, settings);
           decisions.push(...next.decisions);
           state = next.state;
-          expect(effects(decisions).startsAllowed).toBe(state?.phase === 'active');
+          expect(effects(decisions).takenOver).toBe(state?.phase === 'active');
         }
       }),
     );
@@ -232,6 +255,20 @@ describe('any sequence of events', () => {
           if (next.state === undefined && written && !ended) expect(releases).toBe(1);
           state = next.state;
         }
+      }),
+    );
+  });
+
+  it('once stopped, it is never acquired again, whatever follows', () => {
+    fc.assert(
+      fc.property(fc.array(anyEvent, { maxLength: 15 }), fc.array(anyEvent), (before, after) => {
+        const { state } = run(before);
+        if (!state) return;
+        const stopped = transition(state, { type: 'stop', drainMs: 1 }, settings).state;
+        if (!stopped) return;
+        const { did } = run(after, stopped);
+        expect(did).not.toContain('learn-members');
+        expect(did).not.toContain('write-acquired');
       }),
     );
   });

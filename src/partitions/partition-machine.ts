@@ -45,6 +45,8 @@ export interface PartitionState {
   readonly aborted?: boolean;
   /** draining or releasing: assigned to this instance again meanwhile. */
   readonly reacquire?: boolean;
+  /** The bridge is stopping: it is released and never acquired again. */
+  readonly stopping?: boolean;
 }
 
 export type PartitionEvent =
@@ -60,6 +62,8 @@ export type PartitionEvent =
   | { readonly type: 'holder-released'; readonly instance: string }
   | { readonly type: 'handover-timed-out' }
   | { readonly type: 'revoked'; readonly drainMs: number }
+  /** The bridge stops: released as if revoked, and not acquired again whatever is assigned. */
+  | { readonly type: 'stop'; readonly drainMs: number }
   | { readonly type: 'assigned' }
   | { readonly type: 'runs-idle' }
   | { readonly type: 'drain-timed-out' }
@@ -78,9 +82,11 @@ export type Decision =
    * be careful with what the crashed ones had in hand.
    */
   | { readonly do: 'take-over'; readonly timedOut: boolean; readonly crashed: readonly string[] }
-  | { readonly do: 'allow-starts' }
-  /** Nothing new starts; queued commands are dropped (the next owner runs them). */
-  | { readonly do: 'stop-starts' }
+  /**
+   * Queued commands are dropped (the next owner runs them); nothing new starts, since commands
+   * start only while it is active (partition-task.ts).
+   */
+  | { readonly do: 'drop-queued' }
   | { readonly do: 'watch-runs' }
   | { readonly do: 'abort-runs' }
   /** Flush, refuse further writes, commit, drop the ledger entries, write `released`. */
@@ -114,6 +120,8 @@ export function transition(
   settings: Settings,
 ): Transition {
   const unchanged: Transition = { state, decisions: [] };
+  if (state.stopping && isOwnership(event)) return unchanged;
+  if (event.type === 'stop') return stopped(state, event.drainMs, settings);
   if (event.type === 'assigned') return assignedAgain(state);
   if (event.type === 'revoked' && isLeaving(state)) return to({ ...state, reacquire: false });
   switch (state.phase) {
@@ -210,7 +218,6 @@ function activate(state: PartitionState, timedOut: boolean, ...first: Decision[]
     { ...state, phase: 'active', waitingFor: undefined, crashed: undefined },
     ...first,
     { do: 'take-over', timedOut, crashed },
-    { do: 'allow-starts' },
     { do: 'settle' },
   );
 }
@@ -219,7 +226,7 @@ function fromActive(state: PartitionState, event: PartitionEvent): Transition | 
   if (event.type !== 'revoked') return undefined;
   return to(
     { ...state, phase: 'draining', aborted: false },
-    { do: 'stop-starts' },
+    { do: 'drop-queued' },
     { do: 'start-timer', timer: 'drain', ms: event.drainMs },
     { do: 'watch-runs' },
   );
@@ -256,9 +263,27 @@ function fromReleasing(state: PartitionState, event: PartitionEvent): Transition
   return state.reacquire ? to(NEW_PARTITION, { do: 'learn-members' }) : gone();
 }
 
+/**
+ * Stopping is being revoked for good: the same transitions, and from then on the state ignores
+ * every event but those that end its release.
+ */
+function stopped(state: PartitionState, drainMs: number, settings: Settings): Transition {
+  const revoked = transition(state, { type: 'revoked', drainMs }, settings);
+  if (!revoked.state) return revoked;
+  return {
+    state: { ...revoked.state, stopping: true, reacquire: false },
+    decisions: revoked.decisions,
+  };
+}
+
 /** Assigned again before it was released: acquired anew once the release is done. */
 function assignedAgain(state: PartitionState): Transition {
   return isLeaving(state) ? to({ ...state, reacquire: true }) : to(state);
+}
+
+/** Events of the group's assignment, and the stop: they change who owns the partition. */
+function isOwnership({ type }: PartitionEvent): boolean {
+  return type === 'assigned' || type === 'revoked' || type === 'stop';
 }
 
 function isLeaving({ phase }: PartitionState): boolean {

@@ -5,7 +5,6 @@ import type { InboundRecord, OutboundRecord, TopicPartitions } from '../kafka/in
 import { Ledger } from '../ledger/index.js';
 import { Outbox } from '../producers/index.js';
 import { fetchPlan } from './fetch-plan.js';
-import { Leases } from './lease.js';
 import { Partitions } from './partitions.js';
 
 const topics = { commands: ['cmd.a', 'cmd.b'], ledger: 'ledger' };
@@ -41,9 +40,7 @@ function driver(
     maxBatchBytes: 1_000_000,
     retry: { initialDelayMs: 1, maxDelayMs: 1, multiplier: 1 },
   });
-  const leases = new Leases();
   const clearQueued = vi.fn();
-  const commitAndForget = vi.fn(async () => {});
   const onLedgerUnwritable = vi.fn();
   const partitions = new Partitions({
     consumer,
@@ -51,9 +48,7 @@ function driver(
     topics,
     ledger: new Ledger('ledger'),
     outbox,
-    leases,
     clearQueued,
-    commitAndForget,
     onLedgerUnwritable,
     onShareChange: options.onShareChange,
     settings: {
@@ -78,12 +73,11 @@ function driver(
     fetching.get(`${topic}/${partition}`) === true;
   return {
     partitions,
-    leases,
+    consumer,
     written,
     readLedger,
     isFetched,
     clearQueued,
-    commitAndForget,
     onLedgerUnwritable,
   };
 }
@@ -105,7 +99,7 @@ const markers = (written: OutboundRecord[], kind: string) =>
 
 describe('Partitions', () => {
   it('when partitions are assigned, then each marks and restores its ledger before its commands are fetched and may start', async () => {
-    const { partitions, leases, written, readLedger, isFetched } = driver();
+    const { partitions, written, readLedger, isFetched } = driver();
     partitions.onAssignment([0, 1]);
     expect(isFetched('cmd.a', 0)).toBe(false);
     await vi.waitFor(() => expect(markers(written, 'acquired')).toHaveLength(2));
@@ -119,40 +113,42 @@ describe('Partitions', () => {
       true,
       false,
     ]);
-    expect(leases.current(0)?.canStart).toBe(true);
+    expect(partitions.task(0)?.canStart).toBe(true);
   });
 
   it('when the ledger refuses the acquired marker for good, then the partition reports it and nothing of it is fetched or started', async () => {
-    const { partitions, leases, isFetched, onLedgerUnwritable } = driver({ refuse: true });
+    const { partitions, isFetched, onLedgerUnwritable } = driver({ refuse: true });
     partitions.onAssignment([0]);
     await partitions.whenRestored();
     expect(onLedgerUnwritable).toHaveBeenCalledWith(expect.any(LedgerUnwritable));
     expect([isFetched('cmd.a', 0), isFetched('ledger', 0)]).toEqual([false, false]);
-    expect(leases.current(0)?.canStart).toBe(false);
+    expect(partitions.task(0)?.canStart).toBe(false);
   });
 
   it('when an active partition is revoked, then its queue is dropped, its running command may finish, and then it commits and writes released', async () => {
-    const { partitions, leases, written, readLedger, clearQueued, commitAndForget } = driver();
+    const { partitions, consumer, written, readLedger, clearQueued } = driver();
     partitions.onAssignment([0, 1]);
     await vi.waitFor(() => expect(markers(written, 'acquired')).toHaveLength(2));
     readLedger(0);
     readLedger(1);
     await partitions.whenRestored();
-    const lease = leases.current(0);
-    const run = lease?.startRun() as AbortController;
+    const task = partitions.task(0);
+    task?.track('cmd.a', '5');
+    const run = task?.startRun() as AbortController;
     partitions.onAssignment([1]);
     expect(clearQueued).toHaveBeenCalledWith(0);
-    expect(lease?.canStart).toBe(false);
-    expect(commitAndForget).not.toHaveBeenCalled();
-    lease?.endRun(run);
+    expect(task?.canStart).toBe(false);
+    task?.finish('cmd.a', '5');
+    expect(consumer.commit).not.toHaveBeenCalled();
+    task?.endRun(run);
     await vi.waitFor(() => expect(markers(written, 'released')).toHaveLength(1));
-    expect(commitAndForget).toHaveBeenCalledWith(0);
-    expect(lease?.revoked).toBe(true);
-    expect(leases.current(0)).toBeUndefined();
+    expect(consumer.commit).toHaveBeenCalledWith([{ topic: 'cmd.a', partition: 0, offset: '6' }]);
+    expect(task?.revoked).toBe(true);
+    expect(partitions.task(0)).toBeUndefined();
   });
 
   it('when a previous holder in the group has not released, then the partition waits for its released marker', async () => {
-    const { partitions, leases, written, readLedger } = driver({ live: ['old'] });
+    const { partitions, written, readLedger } = driver({ live: ['old'] });
     written.push({
       topic: 'ledger',
       partition: 0,
@@ -162,7 +158,7 @@ describe('Partitions', () => {
     partitions.onAssignment([0]);
     await vi.waitFor(() => expect(markers(written, 'acquired')).toHaveLength(2));
     readLedger(0);
-    expect(leases.current(0)?.canStart).toBe(false);
+    expect(partitions.task(0)?.canStart).toBe(false);
     written.push({
       topic: 'ledger',
       partition: 0,
@@ -171,7 +167,7 @@ describe('Partitions', () => {
     });
     readLedger(0);
     await partitions.whenRestored();
-    expect(leases.current(0)?.canStart).toBe(true);
+    expect(partitions.task(0)?.canStart).toBe(true);
   });
 
   it('when partitions turn active, then they count in the share; a revoked one counts while it drains and is given up just before its released marker is written', async () => {
@@ -188,11 +184,11 @@ describe('Partitions', () => {
     d.readLedger(1);
     await d.partitions.whenRestored();
     expect(shares.map((s) => s.held)).toEqual([1, 2]);
-    const run = d.leases.current(0)?.startRun() as AbortController;
+    const run = d.partitions.task(0)?.startRun() as AbortController;
     d.partitions.onAssignment([1]);
     // Draining: still held.
     expect(shares.at(-1)?.held).toBe(2);
-    d.leases.current(0)?.endRun(run);
+    d.partitions.task(0)?.endRun(run);
     await vi.waitFor(() => expect(markers(written, 'released')).toHaveLength(1));
     expect(shares.at(-1)).toEqual({ held: 1, releasedMarkers: 0 });
   });

@@ -1,15 +1,15 @@
 /**
- * The driver of every partition's machine (partition-machine.ts): it turns assignments, ledger
- * records, acknowledgements and timers into events, applies the decisions the machine returns,
- * and after each step tells the consumer what to fetch (fetch-plan.ts). It holds no phase of its
- * own: only the instruments the decisions act on (leases, ledger readers, timers).
+ * The driver of every owned partition (Kafka Streams' TaskManager in shape): one map of tasks
+ * (partition-task.ts), each holding everything of its partition. It turns assignments, ledger
+ * records, acknowledgements and timers into events of the task's machine (partition-machine.ts),
+ * applies the decisions the machine returns, and after each step tells the consumer what to
+ * fetch (fetch-plan.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { LedgerUnwritable, OutboxClosed, PartitionReleased } from '../errors.js';
 import type { FetchedBatch, GroupConsumer } from '../kafka/index.js';
 import {
-  forwardedRecord,
   type Ledger,
   LedgerReader,
   markerRecord,
@@ -19,18 +19,17 @@ import {
 import type { Outbox } from '../producers/index.js';
 import { CrashGuard } from './crash-guard.js';
 import { fetchPlan, type Holds } from './fetch-plan.js';
-import type { Leases } from './lease.js';
 import { LedgerUpkeep } from './ledger-upkeep.js';
+import { OffsetCommitter } from './offset-committer.js';
 import {
   type Decision,
   NEW_PARTITION,
   type PartitionEvent,
-  type PartitionState,
   type Phase,
   type Settings,
   type Timer,
-  transition,
 } from './partition-machine.js';
+import { PartitionTask } from './partition-task.js';
 
 export interface PartitionsOptions {
   readonly consumer: Pick<
@@ -41,12 +40,8 @@ export interface PartitionsOptions {
   readonly topics: { readonly commands: readonly string[]; readonly ledger: string };
   readonly ledger: Ledger;
   readonly outbox: Outbox;
-  /** The leases the command runner reads; this opens, flips and closes them. */
-  readonly leases: Leases;
   /** Drops the partition's queued commands (and those waiting to retry): the next owner runs them. */
   readonly clearQueued: (partition: number) => void;
-  /** Commits the partition's finished offsets and forgets the rest. */
-  readonly commitAndForget: (partition: number) => Promise<void>;
   /**
    * The ledger topic refused this instance's `acquired` marker for good: the partition stays
    * blocked (nothing of it runs) until it is revoked.
@@ -74,19 +69,15 @@ const TIMER_EVENTS: Record<Timer, PartitionEvent> = {
 
 export class Partitions {
   readonly #options: PartitionsOptions;
-  readonly #states = new Map<number, PartitionState>();
-  readonly #readers = new Map<number, LedgerReader>();
-  readonly #timers = new Map<string, NodeJS.Timeout>();
-  readonly #acquiredAt = new Map<number, number>();
-  // Partitions counted in this instance's share of the platform budget.
-  readonly #sharing = new Set<number>();
+  readonly #tasks = new Map<number, PartitionTask>();
+  // The partition numbers the group assigned to this member, last time it said.
   #assigned: readonly number[] = [];
   #holds: Holds = { all: new Set(), topics: new Set() };
   #stopping: { drainMs: number } | undefined;
-  #firstRestore: { unsettled: Set<number>; done: Promise<void>; resolve: () => void } | undefined;
+  #firstRestore: { done: Promise<void>; resolve: () => void } | undefined;
   #whenGone: Array<() => void> = [];
-
   readonly #upkeep: LedgerUpkeep;
+  readonly #committer: OffsetCommitter;
 
   constructor(options: PartitionsOptions) {
     this.#options = options;
@@ -98,10 +89,16 @@ export class Partitions {
       windowMs: settings.ledgerWindowMs,
       log,
     });
+    this.#committer = new OffsetCommitter({ consumer, log });
   }
 
   get assigned(): readonly number[] {
     return this.#assigned;
+  }
+
+  /** The task of a partition this instance holds now; undefined when it holds none. */
+  task(partition: number): PartitionTask | undefined {
+    return this.#tasks.get(partition);
   }
 
   /** Settles once the partitions of the first assignment are active (or given up). */
@@ -112,10 +109,6 @@ export class Partitions {
   onAssignment(partitions: readonly number[]): void {
     const previous = new Set(this.#assigned);
     this.#assigned = partitions;
-    if (this.#stopping) {
-      this.#fetch();
-      return;
-    }
     const { handoverTimeoutMs } = this.#options.settings;
     for (const partition of previous) {
       if (!partitions.includes(partition)) {
@@ -124,39 +117,35 @@ export class Partitions {
     }
     const fresh = partitions.filter((p) => !previous.has(p));
     for (const partition of fresh) {
-      if (this.#states.has(partition)) this.#dispatch(partition, { type: 'assigned' });
-      else this.#states.set(partition, NEW_PARTITION);
+      if (this.#tasks.has(partition)) this.#dispatch(partition, { type: 'assigned' });
+      else this.#open(partition);
     }
-    const pending = fresh.filter((p) => this.#states.get(p)?.phase === 'pending');
-    if (!this.#firstRestore) this.#trackFirstRestore(pending);
-    this.#learnMembers(pending);
+    const pending = fresh.map((p) => this.#tasks.get(p)).filter((t) => t?.phase === 'pending');
+    if (!this.#firstRestore) this.#trackFirstRestore(pending as PartitionTask[]);
+    this.#learnMembers(pending.map((t) => t?.partition as number));
     this.#fetch();
   }
 
   onLedgerBatch(batch: FetchedBatch): void {
-    const { partition } = batch;
-    const reader = this.#readers.get(partition);
+    const task = this.#tasks.get(batch.partition);
+    const reader = task?.reader;
     const last = batch.records.at(-1);
-    if (!reader || !this.#isRestoring(partition) || last === undefined) return;
+    if (!task || !reader || !task.restoring || last === undefined) return;
     for (const record of batch.records) {
       const fact = reader.apply(record);
       if (fact?.kind === 'own-marker-read') {
-        this.#dispatch(partition, { type: 'own-marker-read', holders: fact.holders });
+        this.#dispatch(task.partition, { type: 'own-marker-read', holders: fact.holders });
       } else if (fact?.kind === 'holder-released') {
-        this.#dispatch(partition, { type: 'holder-released', instance: fact.instance });
+        this.#dispatch(task.partition, { type: 'holder-released', instance: fact.instance });
       }
-      if (!this.#isRestoring(partition)) break;
+      if (!task.restoring) break;
     }
     batch.resolve(last.offset);
   }
 
   /** Holds consumption back while the circuit is open, or lets it go on. */
   holdForBreaker(on: boolean): void {
-    const all = new Set(this.#holds.all);
-    if (on) all.add('breaker');
-    else all.delete('breaker');
-    this.#holds = { ...this.#holds, all };
-    this.#fetch();
+    this.#hold('breaker', on);
   }
 
   /** The command topics held back for backpressure. */
@@ -165,17 +154,22 @@ export class Partitions {
     this.#fetch();
   }
 
+  /** Commits what every task finished (offset-committer.ts). */
+  commit(): Promise<void> {
+    return this.#committer.commit([...this.#tasks.values()]);
+  }
+
+  /** The offset after the highest one in hand of a command partition; undefined: none. */
+  nextInHand(topic: string, partition: number): bigint | undefined {
+    return this.#tasks.get(partition)?.nextInHand(topic);
+  }
+
   /** Sweeps the ledger of every active partition (ledger-upkeep.ts); call every sweep interval. */
   upkeep(): void {
-    for (const [partition, state] of this.#states) {
-      const lease = this.#options.leases.current(partition);
-      if (state.phase !== 'active' || !lease) continue;
-      const { topic } = this.#options.ledger;
-      const marks = [
-        ...(lease.guard ? [lease.guard.markerRecord()] : []),
-        ...(lease.forwarded.size > 0 ? [forwardedRecord(topic, partition, lease.forwarded)] : []),
-      ];
-      void this.#upkeep.sweep(partition, lease, marks);
+    const { topic } = this.#options.ledger;
+    for (const task of this.#tasks.values()) {
+      if (task.phase !== 'active') continue;
+      void task.sweepOnce(() => this.#upkeep.sweep(task, task.marks(topic)));
     }
   }
 
@@ -183,20 +177,34 @@ export class Partitions {
   releaseAll(drainMs: number): Promise<void> {
     this.#stopping = { drainMs };
     const gone = new Promise<void>((resolve) => this.#whenGone.push(resolve));
-    for (const partition of [...this.#states.keys()]) {
-      this.#dispatch(partition, { type: 'revoked', drainMs });
+    this.#hold('stopping', true);
+    for (const partition of [...this.#tasks.keys()]) {
+      this.#dispatch(partition, { type: 'stop', drainMs });
     }
     this.#checkGone();
     return gone;
   }
 
+  /** A task for a partition assigned anew; one assigned while stopping is let go at once. */
+  #open(partition: number): void {
+    this.#tasks.set(partition, new PartitionTask(partition, NEW_PARTITION));
+    if (this.#stopping) this.#dispatch(partition, { type: 'stop', ...this.#stopping });
+  }
+
+  #hold(hold: 'breaker' | 'stopping', on: boolean): void {
+    const all = new Set(this.#holds.all);
+    if (on) all.add(hold);
+    else all.delete(hold);
+    this.#holds = { ...this.#holds, all };
+    this.#fetch();
+  }
+
   #dispatch(partition: number, event: PartitionEvent): void {
-    const state = this.#states.get(partition);
-    if (!state) return;
-    const next = transition(state, event, this.#options.settings);
-    if (next.state) this.#states.set(partition, next.state);
-    this.#followShare(partition, next.state?.phase);
-    for (const decision of next.decisions) this.#apply(partition, decision);
+    const task = this.#tasks.get(partition);
+    if (!task) return;
+    const decisions = task.step(event, this.#options.settings);
+    this.#followShare(task);
+    for (const decision of decisions) this.#apply(task, decision);
     this.#fetch();
   }
 
@@ -204,55 +212,58 @@ export class Partitions {
    * A partition's share is taken when it turns active (only after its previous holder gave its
    * share up and said so, or left the group) and kept while it drains, until #release gives it up.
    */
-  #followShare(partition: number, phase: Phase | undefined): void {
-    if (phase === 'active' && !this.#sharing.has(partition)) {
-      this.#sharing.add(partition);
-      this.#options.onShareChange?.(this.#sharing.size);
+  #followShare(task: PartitionTask): void {
+    const { phase } = task;
+    if (phase === 'active' && !task.sharing) {
+      task.sharing = true;
+      this.#shareChanged();
     } else if (phase !== 'active' && phase !== 'draining' && phase !== 'releasing') {
-      this.#giveUpShare(partition);
+      this.#giveUpShare(task);
     }
   }
 
-  #giveUpShare(partition: number): void {
-    if (this.#sharing.delete(partition)) this.#options.onShareChange?.(this.#sharing.size);
+  #giveUpShare(task: PartitionTask): void {
+    if (!task.sharing) return;
+    task.sharing = false;
+    this.#shareChanged();
   }
 
-  #apply(partition: number, decision: Decision): void {
-    const lease = this.#options.leases.current(partition);
+  #shareChanged(): void {
+    const held = [...this.#tasks.values()].filter((task) => task.sharing).length;
+    this.#options.onShareChange?.(held);
+  }
+
+  #apply(task: PartitionTask, decision: Decision): void {
+    const { partition } = task;
     switch (decision.do) {
       case 'learn-members':
-        if (this.#stopping) this.#forget(partition);
-        else this.#learnMembers([partition]);
+        this.#renew(task);
         break;
       case 'write-acquired':
-        this.#writeAcquired(partition, decision.nonce);
+        this.#writeAcquired(task, decision.nonce);
         break;
       case 'start-timer':
-        this.#startTimer(partition, decision.timer, decision.ms);
+        task.startTimer(decision.timer, decision.ms, () =>
+          this.#dispatch(partition, TIMER_EVENTS[decision.timer]),
+        );
         break;
       case 'cancel-timer':
-        this.#cancelTimer(partition, decision.timer);
+        task.cancelTimer(decision.timer);
         break;
       case 'take-over':
-        this.#takeOver(partition, decision.timedOut, decision.crashed);
+        this.#takeOver(task, decision.timedOut, decision.crashed);
         break;
-      case 'allow-starts':
-        lease?.allowStarts();
-        break;
-      case 'stop-starts':
-        lease?.stopStarts();
+      case 'drop-queued':
         this.#options.clearQueued(partition);
         break;
       case 'watch-runs':
-        void (lease?.whenIdle() ?? Promise.resolve()).then(() => {
-          this.#dispatch(partition, { type: 'runs-idle' });
-        });
+        void task.whenIdle().then(() => this.#dispatch(partition, { type: 'runs-idle' }));
         break;
       case 'abort-runs':
-        lease?.abortRuns(released(partition));
+        task.abortRuns(released(partition));
         break;
       case 'release':
-        void this.#release(partition);
+        void this.#release(task);
         break;
       case 'report-unwritable':
         this.#options.onLedgerUnwritable(
@@ -260,12 +271,19 @@ export class Partitions {
         );
         break;
       case 'settle':
-        this.#settle(partition);
+        this.#settle(task);
         break;
       case 'forget':
-        this.#forget(partition);
+        this.#forget(task);
         break;
     }
+  }
+
+  /** Released and assigned again meanwhile: a new acquisition, so a new task. */
+  #renew(task: PartitionTask): void {
+    task.close();
+    this.#tasks.set(task.partition, new PartitionTask(task.partition, NEW_PARTITION));
+    this.#learnMembers([task.partition]);
   }
 
   /** Learns the group's members, and where each partition's ledger restore starts. */
@@ -286,8 +304,9 @@ export class Partitions {
     }
   }
 
-  #writeAcquired(partition: number, nonce: string): void {
+  #writeAcquired(task: PartitionTask, nonce: string): void {
     const { instance, ledger, outbox, settings, onLedgerUnwritable } = this.#options;
+    const { partition } = task;
     const marker: OwnershipMarker = { kind: 'acquired', instance, nonce };
     const guard = new CrashGuard({
       partition,
@@ -297,9 +316,7 @@ export class Partitions {
       maxDeaths: settings.crashLoopLimit,
       onRefused: (error) => onLedgerUnwritable(unwritable(ledger.topic, partition, error)),
     });
-    this.#options.leases.open(partition, guard);
-    this.#readers.set(partition, new LedgerReader({ instance, nonce }));
-    this.#acquiredAt.set(partition, Date.now());
+    task.acquire(guard, new LedgerReader({ instance, nonce }), Date.now());
     outbox.write([markerRecord(ledger.topic, partition, marker)]).then(
       () => this.#dispatch(partition, { type: 'marker-written' }),
       (error: unknown) =>
@@ -312,15 +329,14 @@ export class Partitions {
     );
   }
 
-  #takeOver(partition: number, timedOut: boolean, crashed: readonly string[]): void {
-    const reader = this.#readers.get(partition);
-    this.#readers.delete(partition);
+  #takeOver(task: PartitionTask, timedOut: boolean, crashed: readonly string[]): void {
+    const { reader, partition } = task;
+    task.dropReader();
     if (!reader) return;
     const { ledger, outbox, log } = this.#options;
     ledger.adopt(partition, reader.entries);
-    const lease = this.#options.leases.current(partition);
-    for (const [topic, offset] of reader.forwarded) lease?.forwarded.set(topic, offset);
-    if (crashed.length > 0) this.#recover(partition, reader, crashed);
+    for (const [topic, offset] of reader.forwarded) task.markForwarded(topic, offset);
+    if (crashed.length > 0) this.#recover(task, reader, crashed);
     const others = reader.otherInstances();
     // Housekeeping: their ownership is over, so their markers can go.
     if (others.length > 0) {
@@ -328,7 +344,7 @@ export class Partitions {
       void outbox.write(tombstones).catch(() => {});
     }
     if (timedOut) log.warn({ partition }, 'previous owner did not release in time; taking over');
-    const ms = Date.now() - (this.#acquiredAt.get(partition) ?? Date.now());
+    const ms = Date.now() - task.acquiredAt;
     const { size: entries } = reader.entries;
     log.info({ partition, entries, unreadable: reader.unreadable, ms }, 'partition acquired');
   }
@@ -338,8 +354,8 @@ export class Partitions {
    * marker); in a crash loop, one at a time (crash-guard.ts). What the group has committed
    * since is finished for good.
    */
-  #recover(partition: number, reader: LedgerReader, crashed: readonly string[]): void {
-    const guard = this.#options.leases.current(partition)?.guard;
+  #recover(task: PartitionTask, reader: LedgerReader, crashed: readonly string[]): void {
+    const { guard, partition } = task;
     const inHand = reader.inHand(crashed);
     if (!guard || inHand.size === 0) return;
     const crashLoop = reader.recovering(crashed);
@@ -360,95 +376,71 @@ export class Partitions {
   }
 
   /**
-   * Flushes, refuses further writes, commits, drops the entries, gives up the partition's share
-   * of the budget, writes `released`.
+   * Flushes, commits, drops the entries, gives up the partition's share of the budget, writes
+   * `released`. Its writes are refused from the start: the task is releasing.
    */
-  async #release(partition: number): Promise<void> {
-    const { outbox, ledger, instance, commitAndForget, log } = this.#options;
+  async #release(task: PartitionTask): Promise<void> {
+    const { outbox, ledger, instance, log } = this.#options;
+    const { partition } = task;
     const started = Date.now();
-    this.#options.leases.current(partition)?.revoke();
-    this.#readers.delete(partition);
+    task.dropReader();
     try {
       await outbox.drain();
-      await commitAndForget(partition);
+      await this.#committer.commit([task]);
       ledger.drop(partition);
       // Before the marker: the next owner takes the share once it reads the marker.
-      this.#giveUpShare(partition);
+      this.#giveUpShare(task);
       const marker: OwnershipMarker = { kind: 'released', instance, nonce: randomUUID() };
       await outbox.write([markerRecord(ledger.topic, partition, marker)]);
       log.info({ partition, ms: Date.now() - started }, 'partition released');
     } catch (error) {
       log.error({ err: error, partition }, 'partition handover failed');
     }
-    this.#options.leases.close(partition);
     this.#dispatch(partition, { type: 'released' });
   }
 
-  #startTimer(partition: number, timer: Timer, ms: number): void {
-    const key = `${partition}:${timer}`;
-    clearTimeout(this.#timers.get(key));
-    this.#timers.set(
-      key,
-      setTimeout(() => {
-        this.#timers.delete(key);
-        this.#dispatch(partition, TIMER_EVENTS[timer]);
-      }, ms),
-    );
-  }
-
-  #cancelTimer(partition: number, timer: Timer): void {
-    const key = `${partition}:${timer}`;
-    clearTimeout(this.#timers.get(key));
-    this.#timers.delete(key);
-  }
-
-  #trackFirstRestore(partitions: readonly number[]): void {
+  #trackFirstRestore(tasks: readonly PartitionTask[]): void {
     let resolve: () => void = () => {};
     const done = new Promise<void>((r) => {
       resolve = r;
     });
-    this.#firstRestore = { unsettled: new Set(partitions), done, resolve };
-    if (partitions.length === 0) resolve();
+    this.#firstRestore = { done, resolve };
+    for (const task of tasks) task.firstRestore = true;
+    if (tasks.length === 0) resolve();
   }
 
-  #settle(partition: number): void {
-    const first = this.#firstRestore;
-    if (first?.unsettled.delete(partition) && first.unsettled.size === 0) first.resolve();
+  #settle(task: PartitionTask): void {
+    if (!task.firstRestore) return;
+    task.firstRestore = false;
+    if (![...this.#tasks.values()].some((t) => t.firstRestore)) this.#firstRestore?.resolve();
   }
 
-  #forget(partition: number): void {
-    this.#states.delete(partition);
-    this.#options.leases.close(partition);
-    this.#readers.delete(partition);
-    this.#acquiredAt.delete(partition);
-    for (const timer of Object.keys(TIMER_EVENTS) as Timer[]) this.#cancelTimer(partition, timer);
-    this.#settle(partition);
+  #forget(task: PartitionTask): void {
+    task.close();
+    if (this.#tasks.get(task.partition) === task) this.#tasks.delete(task.partition);
+    this.#settle(task);
     this.#checkGone();
   }
 
   #checkGone(): void {
-    if (!this.#stopping || this.#states.size > 0) return;
+    if (!this.#stopping || this.#tasks.size > 0) return;
     for (const resolve of this.#whenGone.splice(0)) resolve();
-  }
-
-  #isRestoring(partition: number): boolean {
-    const phase = this.#states.get(partition)?.phase;
-    return phase === 'reading' || phase === 'awaiting';
   }
 
   #fetch(): void {
     const phases = new Map<number, Phase>(
-      this.#assigned.map((p) => [p, this.#states.get(p)?.phase ?? 'pending']),
+      this.#assigned.map((p) => [p, taskPhase(this.#tasks.get(p))]),
     );
-    const { consumer, topics } = this.#options;
-    const { all, topics: held } = this.#holds;
-    const holds: Holds = this.#stopping
-      ? { all: new Set([...all, 'stopping']), topics: held }
-      : this.#holds;
-    const plan = fetchPlan(phases, topics, holds);
-    consumer.pause(plan.pause);
-    consumer.resume(plan.resume);
+    const plan = fetchPlan(phases, this.#options.topics, this.#holds);
+    this.#options.consumer.pause(plan.pause);
+    this.#options.consumer.resume(plan.resume);
   }
+}
+
+/** A partition assigned without a task (let go while stopping) is fetched as a pending one. */
+function taskPhase(task: PartitionTask | undefined): Phase {
+  const phase = task?.phase ?? 'pending';
+  return phase === 'gone' ? 'pending' : phase;
 }
 
 function released(partition: number): PartitionReleased {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EventInvalid } from '../errors.js';
-import type { PendingEvent } from '../handlers/types.js';
 import { EVENT_EXAMPLES } from '../schemas/messages/examples.js';
+import type { PendingEvent } from '../schemas/messages/index.js';
 import { encodeEvent } from './cloud-events.js';
 
 const address = { topic: 'events', source: 'signing-bridge', bizId: 'biz-1', commandId: 'cmd-1' };

@@ -4,10 +4,9 @@
  */
 
 import { EventInvalid } from '../errors.js';
-import type { PendingEvent } from '../handlers/types.js';
 import type { OutboundRecord } from '../kafka/index.js';
 import { invalidFields } from '../schemas/issues.js';
-import { EVENTS, eventId, schemaId } from '../schemas/messages/index.js';
+import { EVENTS, eventId, type PendingEvent, schemaId } from '../schemas/messages/index.js';
 
 export const SPEC_VERSION = '1.0';
 export const CONTENT_TYPE = 'application/json';

@@ -13,6 +13,12 @@
  */
 import type { SigningBridgeError } from '../errors.js';
 import {
+  bytesExcerpt,
+  excerpt,
+  ID_EXCERPT_MAX_CHARS,
+  MESSAGE_EXCERPT_MAX_CHARS,
+} from '../events/index.js';
+import {
   BATCH_OVERHEAD_BYTES,
   headerStats,
   type InboundRecord,
@@ -20,12 +26,6 @@ import {
   type RecordHeaders,
   recordSize,
 } from '../kafka/index.js';
-import {
-  bytesExcerpt,
-  excerpt,
-  ID_EXCERPT_MAX_CHARS,
-  MESSAGE_EXCERPT_MAX_CHARS,
-} from './excerpt.js';
 import { producedAt } from './forwarded-copy.js';
 
 export const DLQ_HEADERS = {

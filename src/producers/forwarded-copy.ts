@@ -4,9 +4,9 @@
  * untouched to that partition of the same topic, with a header saying where it was found.
  */
 
+import type { RecordSource } from '../events/index.js';
 import type { InboundRecord, OutboundRecord } from '../kafka/index.js';
 import { headerText } from '../kafka/index.js';
-import type { RecordSource } from './failure-events.js';
 
 /** `<topic>/<partition>/<offset>` of the record the copy was made from. */
 export const FORWARDED_FROM_HEADER = 'sb-forwarded-from';

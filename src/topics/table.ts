@@ -37,7 +37,13 @@ export const TABLE_CONFIG_NAMES: readonly string[] = [
   ]),
 ];
 
-export function topicTable(names: TopicNames, layout: TopicLayout): TopicRow[] {
+/** The layout given, its missing parts from DEFAULT_TOPIC_LAYOUT. */
+export function fullLayout(given: Partial<TopicLayout>): TopicLayout {
+  return { ...DEFAULT_TOPIC_LAYOUT, ...given };
+}
+
+export function topicTable(names: TopicNames, given: Partial<TopicLayout>): TopicRow[] {
+  const layout = fullLayout(given);
   const inSync: Record<string, string> =
     layout.minInsyncReplicas === undefined
       ? {}

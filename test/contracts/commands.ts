@@ -85,10 +85,17 @@ export async function everyKindOfRecord(pipeline: ServicePipeline): Promise<stri
     await run(pipeline, 'remind', { ...meta(uniqueBizId('never')), payload: {} }),
     await run(pipeline, 'create-contract', refusedContract()),
   );
+  // Retried until the budget runs out: a draft, since its retry can be reconciled (1112).
   await pipeline.sim.admin.setFaults({
-    operations: { remindSignatories: { errorRate: 1, error: 'code21990001' } },
+    operations: { createDraft: { errorRate: 1, error: 'code21990001' } },
   });
-  ends.push(await run(pipeline, 'remind', { ...meta(signed), payload: {} }));
+  const failing = uniqueBizId('failing');
+  ends.push(
+    await run(pipeline, 'create-contract', {
+      ...meta(failing),
+      payload: { contract: { subject: failing, signatories: [initiator(), person(1)] } },
+    }),
+  );
   await pipeline.sim.admin.setFaults({});
   ends.push(await run(pipeline, 'approve', { ...meta(signed), payload: { pass: 'yes' } }));
   await pipeline.sender.sendRaw(pipeline.topics.commands.remind, null, 'not a command');

@@ -122,10 +122,12 @@ describe('alert rules', () => {
     expect(runPromtool(['test', 'rules', broken]).status).not.toBe(0);
   });
 
-  it('then they alert on lag growth, an open circuit, dead letters, throttling, unreadiness and restarts', () => {
+  it('then they alert on lag growth, an open circuit, refused credentials, outcomes unknown, dead letters, throttling, unreadiness and restarts', () => {
     expect(rules.map((r) => r.alert)).toEqual([
       'SigningBridgeConsumerLagGrowing',
       'SigningBridgeCircuitOpen',
+      'SigningBridgePlatformCredentialsRefused',
+      'SigningBridgeOutcomesUnknown',
       'SigningBridgeDeadLetters',
       'SigningBridgePlatformThrottled',
       'SigningBridgeNotReady',
@@ -135,6 +137,8 @@ describe('alert rules', () => {
       expect(metricNames(rules.find((r) => r.alert === alert)?.expr ?? '')).toContain(metric);
     uses('SigningBridgeConsumerLagGrowing', 'signing_bridge_consumer_lag');
     uses('SigningBridgeCircuitOpen', 'signing_bridge_circuit_state');
+    uses('SigningBridgePlatformCredentialsRefused', 'signing_bridge_platform_outage');
+    uses('SigningBridgeOutcomesUnknown', 'signing_bridge_outcomes_unknown_total');
     uses('SigningBridgeDeadLetters', 'signing_bridge_dead_letters_total');
     uses('SigningBridgePlatformThrottled', 'signing_bridge_platform_throttled_total');
     uses('SigningBridgeNotReady', 'signing_bridge_ready');

@@ -3,11 +3,11 @@
  * added again: the platform offers no way to find out whether the earlier call added it.
  */
 import { z } from 'zod';
+import { stepEvent } from '../../events/index.js';
 import type { DocumentSource } from '../../schemas/messages/commands.js';
 import { addDocumentStep } from '../add-document-call.js';
 import type { ContractAddress } from '../address.js';
 import type { HandlerDeps } from '../deps.js';
-import { stepEvent } from '../events.js';
 import type { PlatformStep } from '../platform-step.js';
 import type { CommandContext } from '../types.js';
 

@@ -4,9 +4,9 @@
  * create took effect; its result is lost, so the saga goes on by bizId.
  */
 import { z } from 'zod';
+import { stepEvent } from '../../events/index.js';
 import type { HandlerDeps } from '../deps.js';
 import { draftView } from '../event-views.js';
-import { stepEvent } from '../events.js';
 import type { PlatformStep } from '../platform-step.js';
 import { draftAlreadyCreated } from '../reconcile.js';
 import type { CommandContext } from '../types.js';
@@ -33,6 +33,7 @@ export function draftStep(
   return {
     name: DRAFT_STEP,
     operation: 'createDraft',
+    sent: 'the draft',
     result: DraftStepResult,
     async call() {
       const request = { ...payload.contract, bizId, tenantName, send: false };

@@ -27,6 +27,7 @@ export function initiateStep(
   return {
     name: INITIATE_STEP,
     operation: 'initiateContract',
+    sent: 'the initiation',
     result: InitiateStepResult,
     async call() {
       const stampers = resolvePositions(planned, draft.signatories, documentIds);

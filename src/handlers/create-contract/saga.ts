@@ -3,9 +3,10 @@
  * Each step is resumable from the ledger (see platform-step.ts), so a run that follows a crash or a
  * retry picks up after the last step done.
  */
+
+import { stepEvent } from '../../events/index.js';
 import { contractAddress } from '../address.js';
 import type { HandlerDeps } from '../deps.js';
-import { stepEvent } from '../events.js';
 import { runStep } from '../platform-step.js';
 import { settle } from '../settle.js';
 import type { CommandContext, Handler, PendingEvent } from '../types.js';

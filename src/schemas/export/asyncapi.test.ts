@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CommandInvalid } from '../../errors.js';
-import {
-  deadLetterRecord,
-  encodeEvent,
-  rejectedEvent,
-  TRACE_HEADERS,
-} from '../../producers/index.js';
+import { rejectedEvent } from '../../events/index.js';
+import { deadLetterRecord, encodeEvent, TRACE_HEADERS } from '../../producers/index.js';
 import { EVENT_EXAMPLES } from '../messages/examples.js';
 import { asyncApiDocument } from './asyncapi.js';
 import type { JsonSchema } from './json-schemas.js';

@@ -271,6 +271,13 @@ export const EVENTS = {
 export type EventType = keyof typeof EVENTS;
 export type EventData<T extends EventType> = z.infer<(typeof EVENTS)[T]['data']>;
 
+/** One event to publish: its type, the step it belongs to (for its id), and its data. */
+export interface PendingEvent<T extends EventType = EventType> {
+  readonly type: T;
+  readonly step: string;
+  readonly data: EventData<T>;
+}
+
 /**
  * Whether an event of this type ends a command of that type. A document.added ends an
  * add-document command but is one step of a create-contract saga.

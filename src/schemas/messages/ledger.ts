@@ -72,7 +72,7 @@ export type OwnershipMarker = z.infer<typeof OwnershipMarker>;
 
 /**
  * Per command topic, the offset of the last record of this partition forwarded to the partition
- * its key belongs to (src/consumers/command-runner.ts): a record at or before it was forwarded.
+ * its key belongs to (src/consumers/forwarding.ts): a record at or before it was forwarded.
  */
 export const ForwardedUpTo = z.record(z.string(), z.string().regex(/^\d+$/));
 export type ForwardedUpTo = z.infer<typeof ForwardedUpTo>;

@@ -6,11 +6,10 @@
  */
 import type { Logger } from 'pino';
 import type { CommandCrashLoop, CommandInvalid, CommandLimitExceeded } from '../errors.js';
-import type { PendingEvent } from '../handlers/types.js';
+import { excerpt, ID_EXCERPT_MAX_CHARS, rejectedEvent } from '../events/index.js';
 import type { InboundRecord, OutboundRecord } from '../kafka/index.js';
 import {
   FINAL,
-  forwardedRecord,
   isDone,
   type Ledger,
   type LedgerEntry,
@@ -18,21 +17,36 @@ import {
   withoutStep,
   withStep,
 } from '../ledger/index.js';
-import type { Lease } from '../partitions/index.js';
-import {
-  type DeadLetterLimits,
-  deadLetterRecord,
-  encodeEvent,
-  excerpt,
-  forwardedCopy,
-  ID_EXCERPT_MAX_CHARS,
-  type Outbox,
-  producedAt,
-  rejectedEvent,
-} from '../producers/index.js';
-import type { Command, StepRecord, TopicNames } from '../schemas/messages/index.js';
-import { observed } from './command-end.js';
-import type { Job } from './job.js';
+import type {
+  Command,
+  CommandType,
+  PendingEvent,
+  StepRecord,
+  TopicNames,
+} from '../schemas/messages/index.js';
+import { encodeEvent } from './cloud-events.js';
+import { type DeadLetterLimits, deadLetterRecord } from './dead-letter.js';
+import { producedAt } from './forwarded-copy.js';
+import type { Outbox } from './outbox.js';
+
+/** The command record a write is for (a consumer's job is one). */
+export interface CommandSource {
+  readonly record: InboundRecord;
+  readonly type: CommandType;
+  /** The record key as text: the key of its ledger entry. */
+  readonly key: string;
+  /** Its trace context, carried into its events' headers. */
+  readonly observation?: { readonly headers: Readonly<Record<string, string>> } | undefined;
+}
+
+/**
+ * The hold on the command's partition it runs under (src/partitions): its writes are refused
+ * once the partition is released.
+ */
+export interface WriteGate {
+  /** @throws PartitionReleased once the partition is released */
+  assertWritable(): void;
+}
 
 export interface PublisherOptions {
   readonly ledger: Ledger;
@@ -52,17 +66,17 @@ export class CommandPublisher {
     this.#options = options;
   }
 
-  entry(job: Job): LedgerEntry {
+  entry(job: CommandSource): LedgerEntry {
     return this.#options.ledger.get(job.record.partition, job.key);
   }
 
   async recordStep(
-    job: Job,
+    job: CommandSource,
     command: Command,
     step: string,
     record: StepRecord,
     events: readonly PendingEvent[],
-    lease: Lease,
+    lease: WriteGate,
   ): Promise<void> {
     const next = withStep(this.entry(job), command.commandId, step, record, this.#options.keep);
     const encoded = events.map((event) => this.#encode(event, command, job));
@@ -86,10 +100,10 @@ export class CommandPublisher {
    * @throws EventInvalid, before writing anything, when the event breaks its schema.
    */
   async end(
-    job: Job,
+    job: CommandSource,
     command: Command,
     event: PendingEvent,
-    lease: Lease,
+    lease: WriteGate,
     final: boolean,
   ): Promise<void> {
     const encoded = this.#encode(event, command, job);
@@ -110,7 +124,12 @@ export class CommandPublisher {
    * or its end) is a later write, which the outbox sends after this one. A crash before Kafka
    * has it leaves the step `started`: in doubt, the safe side.
    */
-  async forgetStep(job: Job, command: Command, step: string, lease: Lease): Promise<void> {
+  async forgetStep(
+    job: CommandSource,
+    command: Command,
+    step: string,
+    lease: WriteGate,
+  ): Promise<void> {
     const next = withoutStep(this.entry(job), command.commandId, step);
     this.#write(job, next, [], lease).catch((error: unknown) => {
       this.#options.log.error(
@@ -121,13 +140,13 @@ export class CommandPublisher {
   }
 
   /** Whether the command ended: its commandId spent, or this very record ended before. */
-  hasEnded(job: Job, commandId: string): boolean {
+  hasEnded(job: CommandSource, commandId: string): boolean {
     const entry = this.entry(job);
     return isDone(entry, commandId) || isDone(entry, endedToken(job.record));
   }
 
   /** Whether this very record was already rejected (a replay after a crash). */
-  wasRejected(job: Job): boolean {
+  wasRejected(job: CommandSource): boolean {
     return isDone(this.entry(job), rejectionToken(job.record));
   }
 
@@ -136,13 +155,13 @@ export class CommandPublisher {
    * entry, by position rather than commandId: a corrected command may reuse the commandId.
    */
   async reject(
-    job: Job,
+    job: CommandSource,
     rejection: {
       error: CommandInvalid | CommandLimitExceeded | CommandCrashLoop;
       commandId?: string | undefined;
       bizId?: string | undefined;
     },
-    lease: Lease,
+    lease: WriteGate,
     { deadLetter: withDeadLetter = true } = {},
   ): Promise<void> {
     const { error, commandId, bizId } = rejection;
@@ -156,7 +175,7 @@ export class CommandPublisher {
       source: this.#options.source,
       bizId: subject === undefined ? undefined : excerpt(subject, ID_EXCERPT_MAX_CHARS),
       commandId: excerpt(commandId ?? `${topic}/${partition}/${offset}`, ID_EXCERPT_MAX_CHARS),
-      traceContext: observed(job).headers,
+      traceContext: job.observation?.headers ?? {},
     });
     const { deadLetter: limits, topics } = this.#options;
     const records = withDeadLetter
@@ -172,36 +191,26 @@ export class CommandPublisher {
     await this.#write(job, next, records, lease);
   }
 
-  /**
-   * Forwards a record keyed for another partition there, untouched, with the partition's
-   * forwarded mark in the same write: restored with the ledger, the mark keeps a record from
-   * being forwarded twice across owners. The lease's mark moves only once Kafka has both: a
-   * refused copy must not leave a mark that says it went (the sweep writes the lease's mark too).
-   */
-  async forward(job: Job, partition: number, lease: Lease): Promise<void> {
-    lease.assertWritable();
-    const { topic, offset } = job.record;
-    const upTo = new Map(lease.forwarded).set(topic, BigInt(offset));
-    const mark = forwardedRecord(this.#options.ledger.topic, job.record.partition, upTo);
-    await this.#options.outbox.write([forwardedCopy(job.record, partition), mark]);
-    lease.forwarded.set(topic, BigInt(offset));
-  }
-
   /** @throws PartitionReleased, before writing, once the lease is revoked. */
-  #write(job: Job, next: LedgerEntry, others: OutboundRecord[], lease: Lease): Promise<void> {
+  #write(
+    job: CommandSource,
+    next: LedgerEntry,
+    others: OutboundRecord[],
+    lease: WriteGate,
+  ): Promise<void> {
     lease.assertWritable();
     const { ledger, outbox } = this.#options;
     const { partition } = job.record;
     return outbox.write([ledger.write(partition, job.key, next), ...others]);
   }
 
-  #encode(event: PendingEvent, command: Command, job: Job): OutboundRecord {
+  #encode(event: PendingEvent, command: Command, job: CommandSource): OutboundRecord {
     return encodeEvent(event, {
       topic: this.#options.topics.events,
       source: this.#options.source,
       bizId: command.bizId,
       commandId: command.commandId,
-      traceContext: observed(job).headers,
+      traceContext: job.observation?.headers ?? {},
     });
   }
 }

@@ -7,20 +7,20 @@ import {
   OutcomeUnknown,
   PlatformRejected,
   RequestNotSent,
-} from '../errors.js';
-import { outcomeOf } from '../handlers/outcome.js';
-import type { Handlers, Outcome, PendingEvent } from '../handlers/types.js';
-import type { InboundRecord, OutboundRecord } from '../kafka/index.js';
-import { Ledger } from '../ledger/index.js';
-import { Lease } from '../partitions/index.js';
-import { Outbox } from '../producers/index.js';
-import { topicNames } from '../schemas/messages/index.js';
-import { CircuitBreaker } from './circuit-breaker.js';
-import { CommandPublisher } from './command-publisher.js';
+} from '../../errors.js';
+import { outcomeOf } from '../../handlers/outcome.js';
+import type { Handlers, Outcome, PendingEvent } from '../../handlers/types.js';
+import type { InboundRecord, OutboundRecord } from '../../kafka/index.js';
+import { Ledger } from '../../ledger/index.js';
+import { PartitionTask } from '../../partitions/index.js';
+import { CommandPublisher, Outbox } from '../../producers/index.js';
+import { topicNames } from '../../schemas/messages/index.js';
+import { CircuitBreaker } from '../circuit-breaker.js';
+import { Forwarding } from '../forwarding.js';
+import { type Job, newJob } from '../job.js';
+import { KeyScheduler } from '../key-scheduler.js';
+import { defaultBridgeSettings } from '../settings.js';
 import { CommandRunner } from './command-runner.js';
-import { type Job, newJob } from './job.js';
-import { KeyScheduler } from './key-scheduler.js';
-import { defaultBridgeSettings } from './settings.js';
 
 const topics = topicNames('t.');
 const log = pino({ level: 'silent' });
@@ -45,32 +45,36 @@ interface Setup {
   readonly sink?: (records: readonly OutboundRecord[]) => Promise<void>;
 }
 
-/** A runner on one active lease of partition 0, whose ledger holds that partition. */
+// The task of the active partition 0 of the latest setup(): job() takes its records under it.
+let task = new PartitionTask(0, { phase: 'active' });
+
+/** A runner on the active partition 0, whose ledger holds that partition. */
 function setup({ remind = async () => transient, sink = async () => {} }: Setup = {}) {
-  const lease = new Lease(0);
-  lease.allowStarts();
+  task = new PartitionTask(0, { phase: 'active' });
   const sent: OutboundRecord[] = [];
   const ledger = new Ledger(topics.ledger);
   ledger.adopt(0, new Map());
   const retryScheduled = vi.fn();
   const commandFinished = vi.fn();
   const recordForwarded = vi.fn();
-  const finish = vi.fn();
+  const finish = vi.spyOn(task, 'finish');
   const breaker = new CircuitBreaker(defaultBridgeSettings().breaker);
+  const outbox = new Outbox({
+    sink: async (records) => {
+      await sink(records);
+      sent.push(...records);
+    },
+    lingerMs: 0,
+    maxRecords: 10,
+    maxBatchBytes: 1_000_000,
+    retry: { initialDelayMs: 1, maxDelayMs: 1, multiplier: 1 },
+  });
+  const observer = { retryScheduled, commandFinished, recordForwarded };
   const runner = new CommandRunner({
     handlers: { remind } as unknown as Handlers,
     publisher: new CommandPublisher({
       ledger,
-      outbox: new Outbox({
-        sink: async (records) => {
-          await sink(records);
-          sent.push(...records);
-        },
-        lingerMs: 0,
-        maxRecords: 10,
-        maxBatchBytes: 1_000_000,
-        retry: { initialDelayMs: 1, maxDelayMs: 1, multiplier: 1 },
-      }),
+      outbox,
       topics,
       source: 'test',
       keep: 10,
@@ -82,18 +86,17 @@ function setup({ remind = async () => transient, sink = async () => {} }: Setup 
       },
       log,
     }),
-    leaseOf: () => lease,
-    finish,
+    forwarding: new Forwarding({ outbox, ledgerTopic: topics.ledger, observer, log }),
     breaker,
     settings: defaultBridgeSettings(),
-    observer: { retryScheduled, commandFinished, recordForwarded },
+    observer,
     log,
   });
   const events = () => sent.filter((r) => r.topic === topics.events);
   const typeOf = (r: OutboundRecord) => (r.headers as Record<string, string>).ce_type;
   return {
     runner,
-    lease,
+    task,
     ledger,
     breaker,
     sent,
@@ -118,7 +121,7 @@ function runnerWithPendingHandler(sink?: Setup['sink']) {
   return { ...setup({ remind, sink }), handlerStarted, end: (o: Outcome) => end(o) };
 }
 
-const job = (offset = '0') => newJob(remindRecord(0, offset), 'remind', 1_024);
+const job = (offset = '0') => newJob(remindRecord(0, offset), task, 'remind', 1_024);
 
 const reminderSent: PendingEvent = {
   type: 'signingbridge.reminder.sent',
@@ -155,7 +158,13 @@ const authRefused: Outcome = outcomeOf('remind', platformAnswer('443', 'auth'));
 const refused = platformAnswer('11011101', 'business');
 const internalError = platformAnswer('21990001', 'transient');
 const unknown = new CommandOutcomeUnknown('remindSignatories: outcome unknown', {
-  details: { operation: 'remindSignatories', step: 'remind', bizId: 'biz-1', reason: 'timeout' },
+  details: {
+    operation: 'remindSignatories',
+    step: 'remind',
+    sent: 'a reminder to every signatory',
+    bizId: 'biz-1',
+    reason: 'timeout',
+  },
   cause: new OutcomeUnknown('no answer', {
     details: { operation: 'remindSignatories', reason: 'deadline' },
   }),
@@ -193,7 +202,7 @@ describe('CommandRunner', () => {
 
   it('when a run ends asking to retry while its partition is being released, then no retry timer is booked and the command is left to the next owner', async () => {
     vi.useFakeTimers();
-    const { runner, lease, handlerStarted, retryScheduled, end } = runnerWithPendingHandler();
+    const { runner, task, handlerStarted, retryScheduled, end } = runnerWithPendingHandler();
     const scheduler = new KeyScheduler<Job>({
       worker: (job, yieldSlot) => runner.run(job, yieldSlot),
       maxInFlight: 1,
@@ -205,7 +214,7 @@ describe('CommandRunner', () => {
     scheduler.push('biz-1', job());
     await vi.advanceTimersByTimeAsync(0);
     expect(handlerStarted).toHaveBeenCalledOnce();
-    lease.stopStarts();
+    task.step({ type: 'revoked', drainMs: 60_000 }, { handoverTimeoutMs: 1, abortGraceMs: 1 });
     end(transient);
     await vi.advanceTimersByTimeAsync(0);
     expect(scheduler.pending).toBe(0);
@@ -347,7 +356,7 @@ describe('CommandRunner', () => {
 
   it('when a record belongs to another partition, then it is forwarded there with the forwarded mark and finished here; forwarded already, it only finishes', async () => {
     const remind = vi.fn(async () => transient);
-    const { runner, lease, sent, finish, recordForwarded } = setup({ remind });
+    const { runner, task, sent, finish, recordForwarded } = setup({ remind });
     const misplaced = job();
     misplaced.forwardTo = 3;
     await runner.run(misplaced, () => {});
@@ -356,7 +365,7 @@ describe('CommandRunner', () => {
       [topics.ledger, 0],
     ]);
     expect(sent[0]?.headers?.['sb-forwarded-from']).toBe(`${topics.commands.remind}/0/0`);
-    expect(lease.forwarded.get(topics.commands.remind)).toBe(0n);
+    expect(task.forwardedUpTo(topics.commands.remind)).toBe(0n);
     const again = job();
     again.forwardTo = 3;
     await runner.run(again, () => {});
@@ -377,12 +386,12 @@ describe('CommandRunner', () => {
         });
       }
     };
-    const { runner, lease, finish, recordForwarded } = setup({ remind, sink: refuseCopies });
+    const { runner, task, finish, recordForwarded } = setup({ remind, sink: refuseCopies });
     const misplaced = job();
     misplaced.forwardTo = 3;
     const first = await runner.run(misplaced, () => {});
     const retried = await runner.run(misplaced, () => {});
-    expect(lease.forwarded.has(topics.commands.remind)).toBe(false);
+    expect(task.forwarded.has(topics.commands.remind)).toBe(false);
     expect([first?.retryInMs, retried?.retryInMs]).toEqual([
       expect.any(Number),
       expect.any(Number),

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { OffsetTracker, PartitionOffsets } from './offset-tracker.js';
+import { PartitionOffsets } from './offsets.js';
 
 function tracked(...offsets: string[]): PartitionOffsets {
   const partition = new PartitionOffsets();
@@ -136,48 +136,5 @@ describe('PartitionOffsets', () => {
         expect(partition.committable()).toBe(String((offsets.at(-1) as bigint) + 1n));
       }),
     );
-  });
-});
-
-describe('OffsetTracker', () => {
-  it('reports committable offsets only for partitions with something new', () => {
-    const tracker = new OffsetTracker();
-    tracker.track('commands', 0, '1');
-    tracker.track('commands', 0, '2');
-    tracker.track('commands', 1, '7');
-    tracker.track('other', 0, '3');
-    tracker.finish('commands', 0, '1');
-    tracker.finish('other', 0, '3');
-    expect(tracker.committableOffsets()).toEqual([
-      { topic: 'commands', partition: 0, offset: '2' },
-      { topic: 'other', partition: 0, offset: '4' },
-    ]);
-  });
-
-  it('when offsets are marked committed, then they are no longer reported', () => {
-    const tracker = new OffsetTracker();
-    tracker.track('commands', 0, '1');
-    tracker.finish('commands', 0, '1');
-    tracker.markCommitted(tracker.committableOffsets());
-    expect(tracker.committableOffsets()).toEqual([]);
-  });
-
-  it('when a partition is forgotten, then its offsets are dropped and late finishes are ignored', () => {
-    const tracker = new OffsetTracker();
-    tracker.track('commands', 2, '10');
-    tracker.forget('commands', 2);
-    expect(tracker.finish('commands', 2, '10')).toBe(false);
-    expect(tracker.committableOffsets()).toEqual([]);
-  });
-
-  it('when a forgotten partition is assigned again, then tracking starts afresh', () => {
-    const tracker = new OffsetTracker();
-    tracker.track('commands', 0, '10');
-    tracker.forget('commands', 0);
-    expect(tracker.track('commands', 0, '4')).toBe(true);
-    tracker.finish('commands', 0, '4');
-    expect(tracker.committableOffsets()).toEqual([
-      { topic: 'commands', partition: 0, offset: '5' },
-    ]);
   });
 });

@@ -3,9 +3,8 @@
  * has its own step in ce_id (`<commandId>/failed`, ...): a command ends once, so that is unique.
  */
 import { PlatformRejected, type SigningBridgeError } from '../errors.js';
-import type { PendingEvent } from '../handlers/types.js';
 import { maskPersonalData } from '../personal-data.js';
-import type { CommandType, ErrorInfo, EventData } from '../schemas/messages/index.js';
+import type { CommandType, ErrorInfo, EventData, PendingEvent } from '../schemas/messages/index.js';
 import { excerpt, ID_EXCERPT_MAX_CHARS, MESSAGE_EXCERPT_MAX_CHARS } from './excerpt.js';
 
 /** Fields named in an event's error; the rest are counted in `fieldsOmitted`. */

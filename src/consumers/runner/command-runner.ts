@@ -1,0 +1,116 @@
+/**
+ * One run of one command, as a row of gates and then the handler: its partition must still be
+ * its own (its task may start commands), a record to forward is forwarded instead of run, the
+ * partition's marker must say it may be in hand (admission), after a crash loop it runs alone
+ * (careful run), it must decode (else it is rejected), must not have ended already (dedupe), and
+ * the circuit must let it through (breaker). Then its handler runs, and the outcome decides its
+ * ending (endings.ts). Runs after the first are retries the scheduler brings back after their
+ * delay.
+ */
+import type { Logger } from 'pino';
+import { OutboxClosed, PartitionReleased } from '../../errors.js';
+import type { Handlers } from '../../handlers/types.js';
+import type { CommandPublisher } from '../../producers/index.js';
+import { spread } from '../../retry/backoff.js';
+import type { CircuitBreaker } from '../circuit-breaker.js';
+import { decodeCommand } from '../command-decoding.js';
+import type { Forwarding } from '../forwarding.js';
+import { finishJob, type Job } from '../job.js';
+import type { RunVerdict } from '../key-scheduler.js';
+import { decide } from '../retry-decision.js';
+import type { BridgeObserver, BridgeSettings } from '../settings.js';
+import { Endings } from './endings.js';
+import { recordVerdict, runHandler } from './handler-run.js';
+
+// How soon a command held back by an open circuit looks again, at the least.
+const BREAKER_RECHECK_MS = 250;
+
+export interface RunnerOptions {
+  readonly handlers: Handlers;
+  readonly publisher: CommandPublisher;
+  readonly forwarding: Forwarding;
+  readonly breaker: CircuitBreaker;
+  readonly settings: BridgeSettings;
+  readonly observer: BridgeObserver;
+  readonly log: Logger;
+}
+
+export class CommandRunner {
+  readonly #options: RunnerOptions;
+  readonly #endings: Endings;
+
+  constructor(options: RunnerOptions) {
+    this.#options = options;
+    const { publisher, observer, settings, log } = options;
+    this.#endings = new Endings({
+      publisher,
+      observer,
+      crashLoopLimit: settings.crashLoopLimit,
+      log,
+    });
+  }
+
+  /**
+   * Resolves with a retry request, or undefined once the command ended or was left to others.
+   * `yieldSlot` is called once the command's ending is handed to the outbox: waiting for Kafka to
+   * acknowledge it takes no slot from other keys.
+   */
+  async run(job: Job, yieldSlot: () => void): Promise<RunVerdict> {
+    const { task } = job;
+    // Not ours any more: left unfinished for the next owner.
+    if (!task.canStart) return undefined;
+    // The run counts as running on its partition until its writes are handed to the outbox, so
+    // a release (which flushes the outbox) never comes between its end and that end's write.
+    const controller = task.startRun();
+    let running = true;
+    const handedOver = () => {
+      if (running) task.endRun(controller);
+      running = false;
+      yieldSlot();
+    };
+    try {
+      return await this.#run(job, controller, handedOver);
+    } catch (error) {
+      // Left unfinished: the partition's next owner runs the command again.
+      if (error instanceof PartitionReleased || error instanceof OutboxClosed) return undefined;
+      throw error;
+    } finally {
+      if (running) task.endRun(controller);
+    }
+  }
+
+  async #run(job: Job, controller: AbortController, handedOver: () => void): Promise<RunVerdict> {
+    const { forwarding, observer, settings, breaker } = this.#options;
+    if (job.forwardTo !== undefined && (await forwarding.forward(job, job.forwardTo))) {
+      finishJob(job);
+      return undefined;
+    }
+    if (job.admitted && !(await job.admitted)) return undefined;
+    if (job.careful) {
+      const verdict = await job.task.beforeCarefulRun(job.record);
+      if (verdict === 'left') return undefined;
+      if (verdict === 'dead-letter') return this.#endings.deadLetterCrashLoop(job);
+    }
+    job.firstRunAt ??= performance.now();
+    job.observation ??= observer.commandStarted?.({ type: job.type, record: job.record });
+    job.decoded ??= decodeCommand(job.record, job.type, settings.limits);
+    if (!job.decoded.ok) return this.#endings.reject(job, job.decoded);
+    const { command } = job.decoded;
+    if (this.#options.publisher.hasEnded(job, command.commandId)) {
+      return this.#endings.finished(job, 'duplicate');
+    }
+    if (!breaker.canPass()) {
+      const wait = Math.max(breaker.remainingOpenMs(), BREAKER_RECHECK_MS);
+      return { retryInMs: spread(wait, 0.5) };
+    }
+    job.runs++;
+    const outcome = await runHandler(job, command, controller, {
+      ...this.#options,
+      priorityOf: (type) => settings.classes.of[type],
+    });
+    if (outcome === undefined) return undefined;
+    recordVerdict(breaker, outcome);
+    const decision = decide(outcome, job.history, settings, performance.now());
+    return this.#endings.act(job, command, decision, handedOver);
+  }
+}

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { PartitionReleased } from '../errors.js';
+import type { PartitionEvent } from './partition-machine.js';
+import { PartitionTask } from './partition-task.js';
+
+const settings = { handoverTimeoutMs: 10_000, abortGraceMs: 1_000 };
+const revoked: PartitionEvent = { type: 'revoked', drainMs: 5_000 };
+
+describe('PartitionTask', () => {
+  it('when active, then its commands may start and write; draining, they may only write; releasing, neither', () => {
+    const task = new PartitionTask(0, { phase: 'active' });
+    expect([task.canStart, task.revoked]).toEqual([true, false]);
+    task.step(revoked, settings);
+    expect([task.phase, task.canStart, task.revoked]).toEqual(['draining', false, false]);
+    task.step({ type: 'runs-idle' }, settings);
+    expect([task.phase, task.canStart, task.revoked]).toEqual(['releasing', false, true]);
+    expect(() => task.assertWritable()).toThrow(PartitionReleased);
+  });
+
+  it('when its runs end, then a drain waiting for them goes on; a release lets it go on regardless', async () => {
+    const task = new PartitionTask(0, { phase: 'active' });
+    const run = task.startRun();
+    let idle = false;
+    void task.whenIdle().then(() => {
+      idle = true;
+    });
+    task.endRun(run);
+    await Promise.resolve();
+    expect(idle).toBe(true);
+    const stuck = task.startRun();
+    const waiting = task.whenIdle();
+    task.step(revoked, settings);
+    task.step({ type: 'drain-timed-out' }, settings);
+    expect(stuck.signal.aborted).toBe(false);
+    task.step({ type: 'abort-grace-over' }, settings);
+    await waiting;
+  });
+
+  it('when a record is taken twice (a rebalance moved the fetch position back), then it is in hand once; finished, it is committable', () => {
+    const task = new PartitionTask(3, { phase: 'active' });
+    expect(task.track('cmd.a', '7')).toBe(true);
+    expect(task.track('cmd.b', '2')).toBe(true);
+    expect(task.track('cmd.a', '7')).toBe(false);
+    task.track('cmd.a', '8');
+    task.finish('cmd.a', '8');
+    expect(task.committable()).toEqual([]);
+    task.finish('cmd.a', '7');
+    expect(task.committable()).toEqual([{ topic: 'cmd.a', partition: 3, offset: '9' }]);
+    task.committed('cmd.a', '9');
+    expect(task.committable()).toEqual([]);
+    expect(task.nextInHand('cmd.a')).toBe(9n);
+  });
+
+  it('when the same partition is acquired anew, then the new task holds nothing of the old one: offsets, forwarded marks, runs', () => {
+    const old = new PartitionTask(0, { phase: 'active' });
+    old.track('cmd.a', '4');
+    old.markForwarded('cmd.a', 4n);
+    old.close();
+    expect(old.revoked).toBe(true);
+    const fresh = new PartitionTask(0, { phase: 'active' });
+    expect(fresh.track('cmd.a', '4')).toBe(true);
+    expect(fresh.forwardedUpTo('cmd.a')).toBe(-1n);
+    expect(fresh.marks('ledger')).toEqual([]);
+  });
+
+  it('when a sweep is still running, then another is not started', async () => {
+    const task = new PartitionTask(0, { phase: 'active' });
+    let sweeps = 0;
+    let finish: () => void = () => {};
+    const sweep = () =>
+      new Promise<void>((resolve) => {
+        sweeps++;
+        finish = resolve;
+      });
+    const first = task.sweepOnce(sweep);
+    await task.sweepOnce(sweep);
+    finish();
+    await first;
+    await task.sweepOnce(async () => {
+      sweeps++;
+    });
+    expect(sweeps).toBe(2);
+  });
+});

@@ -1,0 +1,262 @@
+/**
+ * Everything this instance knows of one partition number it owns, for one acquisition, in one
+ * object (Kafka Streams' StreamTask in shape): its phase in the partition machine, the commands
+ * running on it, its offsets in hand, its crash guard, its forwarded marks, the ledger reader of
+ * its restore, its timers, and whether it counts in the platform budget. The driver
+ * (partitions.ts) creates it when the partition is assigned, feeds its machine events and applies
+ * the decisions; intake, runner and publisher talk to it. Released, it is dropped: a new
+ * acquisition of the same number is a new task, so a command left over from an earlier one never
+ * writes under the new one.
+ */
+import { PartitionReleased } from '../errors.js';
+import type { OutboundRecord } from '../kafka/index.js';
+import { forwardedRecord, type LedgerReader } from '../ledger/index.js';
+import type { CarefulVerdict, CrashGuard, GuardedRecord } from './crash-guard.js';
+import { PartitionOffsets, type TopicPartitionOffset } from './offsets.js';
+import {
+  type Decision,
+  type PartitionEvent,
+  type PartitionState,
+  type Phase,
+  type Settings,
+  type Timer,
+  transition,
+} from './partition-machine.js';
+
+export class PartitionTask {
+  readonly partition: number;
+  // Undefined once it is gone (released, or given up before it was acquired).
+  #state: PartitionState | undefined;
+  #guard: CrashGuard | undefined;
+  #reader: LedgerReader | undefined;
+  #acquiredAt = 0;
+  readonly #forwarded = new Map<string, bigint>();
+  readonly #offsets = new Map<string, PartitionOffsets>();
+  readonly #timers = new Map<Timer, NodeJS.Timeout>();
+  readonly #running = new Set<AbortController>();
+  #onIdle: Array<() => void> = [];
+  #sweeping = false;
+  /** Counted in this instance's share of the platform budget. */
+  sharing = false;
+  /** Of the first assignment, not yet active or given up: start-up waits for it. */
+  firstRestore = false;
+
+  constructor(partition: number, state: PartitionState) {
+    this.partition = partition;
+    this.#state = state;
+  }
+
+  get phase(): Phase | 'gone' {
+    return this.#state?.phase ?? 'gone';
+  }
+
+  /** Commands of it may start: exactly while it is active. */
+  get canStart(): boolean {
+    return this.#state?.phase === 'active';
+  }
+
+  /** Released (or gone): its writes are refused. */
+  get revoked(): boolean {
+    return this.#state === undefined || this.#state.phase === 'releasing';
+  }
+
+  get restoring(): boolean {
+    return this.phase === 'reading' || this.phase === 'awaiting';
+  }
+
+  /** The machine's next state for the event, kept; returns what to do. */
+  step(event: PartitionEvent, settings: Settings): readonly Decision[] {
+    if (this.#state === undefined) return [];
+    const next = transition(this.#state, event, settings);
+    this.#state = next.state;
+    if (this.revoked) this.#settleIdle();
+    return next.decisions;
+  }
+
+  /** @throws PartitionReleased once revoked */
+  assertWritable(): void {
+    if (!this.revoked) return;
+    throw new PartitionReleased(`partition ${this.partition} was released`, {
+      details: { partition: this.partition },
+    });
+  }
+
+  // The acquisition: its marker's guard and the reader of its restore.
+
+  acquire(guard: CrashGuard, reader: LedgerReader, now: number): void {
+    this.#guard = guard;
+    this.#reader = reader;
+    this.#acquiredAt = now;
+  }
+
+  get acquiredAt(): number {
+    return this.#acquiredAt;
+  }
+
+  get reader(): LedgerReader | undefined {
+    return this.#reader;
+  }
+
+  /** The restore is over: the reader's state was taken over, or the partition is let go. */
+  dropReader(): void {
+    this.#reader = undefined;
+  }
+
+  /** The crash guard of this acquisition (crash-guard.ts), for the driver's take-over. */
+  get guard(): CrashGuard | undefined {
+    return this.#guard;
+  }
+
+  /**
+   * Before records up to `lastOffset` of the topic run: resolves true once the marker says they
+   * may be in hand (crash-guard.ts).
+   */
+  admit(topic: string, lastOffset: string, highWatermark?: string): Promise<boolean> | undefined {
+    return this.#guard?.admit(topic, lastOffset, highWatermark);
+  }
+
+  /** The careful scheduling key of a record taken now, while care lasts; else undefined. */
+  carefulKey(record: GuardedRecord): string | undefined {
+    return this.#guard?.schedulingKey(record);
+  }
+
+  beforeCarefulRun(record: GuardedRecord): Promise<CarefulVerdict> {
+    return this.#guard?.beforeCarefulRun(record) ?? Promise.resolve('run');
+  }
+
+  carefulEnded(): void {
+    this.#guard?.carefulEnded();
+  }
+
+  /**
+   * The partition's marks as they stand, which a sweep writes again (ledger-upkeep.ts): this
+   * acquisition's ownership marker and the forwarded mark.
+   */
+  marks(ledgerTopic: string): OutboundRecord[] {
+    return [
+      ...(this.#guard ? [this.#guard.markerRecord()] : []),
+      ...(this.#forwarded.size > 0
+        ? [forwardedRecord(ledgerTopic, this.partition, this.#forwarded)]
+        : []),
+    ];
+  }
+
+  // Forwarding (src/consumers/forwarding.ts): per command topic, the last record of this
+  // partition forwarded to the partition its key belongs to.
+
+  forwardedUpTo(topic: string): bigint {
+    return this.#forwarded.get(topic) ?? -1n;
+  }
+
+  get forwarded(): ReadonlyMap<string, bigint> {
+    return this.#forwarded;
+  }
+
+  markForwarded(topic: string, offset: bigint): void {
+    this.#forwarded.set(topic, offset);
+  }
+
+  // Offsets in hand, per command topic (offsets.ts).
+
+  /** False for a record already in hand (a rebalance moves the fetch position back). */
+  track(topic: string, offset: string): boolean {
+    let offsets = this.#offsets.get(topic);
+    if (!offsets) {
+      offsets = new PartitionOffsets();
+      this.#offsets.set(topic, offsets);
+    }
+    return offsets.track(offset);
+  }
+
+  finish(topic: string, offset: string): void {
+    this.#offsets.get(topic)?.finish(offset);
+  }
+
+  /** Per command topic whose commit position can move forward, the offset to commit. */
+  committable(): TopicPartitionOffset[] {
+    const result: TopicPartitionOffset[] = [];
+    for (const [topic, offsets] of this.#offsets) {
+      const offset = offsets.committable();
+      if (offset !== undefined) result.push({ topic, partition: this.partition, offset });
+    }
+    return result;
+  }
+
+  /**
+   * The group committed `offset` of the topic: what it passed is finished for good, so a
+   * recovery after a crash is done past it.
+   */
+  committed(topic: string, offset: string): void {
+    this.#offsets.get(topic)?.markCommitted(offset);
+    this.#guard?.committed(topic, BigInt(offset));
+  }
+
+  nextInHand(topic: string): bigint | undefined {
+    return this.#offsets.get(topic)?.nextInHand;
+  }
+
+  // Runs of its commands.
+
+  /** Registers a run; its signal aborts if the run outlives the release deadline. */
+  startRun(): AbortController {
+    const controller = new AbortController();
+    this.#running.add(controller);
+    return controller;
+  }
+
+  endRun(controller: AbortController): void {
+    this.#running.delete(controller);
+    if (this.#running.size === 0) this.#settleIdle();
+  }
+
+  whenIdle(): Promise<void> {
+    if (this.#running.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#onIdle.push(resolve));
+  }
+
+  abortRuns(reason: unknown): void {
+    for (const controller of this.#running) controller.abort(reason);
+  }
+
+  // Timers of the machine, and the ledger sweep.
+
+  startTimer(timer: Timer, ms: number, fire: () => void): void {
+    clearTimeout(this.#timers.get(timer));
+    this.#timers.set(
+      timer,
+      setTimeout(() => {
+        this.#timers.delete(timer);
+        fire();
+      }, ms),
+    );
+  }
+
+  cancelTimer(timer: Timer): void {
+    clearTimeout(this.#timers.get(timer));
+    this.#timers.delete(timer);
+  }
+
+  /** Runs a sweep unless one is still running for this task. */
+  async sweepOnce(sweep: () => Promise<void>): Promise<void> {
+    if (this.#sweeping) return;
+    this.#sweeping = true;
+    try {
+      await sweep();
+    } finally {
+      this.#sweeping = false;
+    }
+  }
+
+  /** Gone: its timers stop, its writes are refused, its reader goes. */
+  close(): void {
+    this.#state = undefined;
+    for (const timer of this.#timers.values()) clearTimeout(timer);
+    this.#timers.clear();
+    this.#reader = undefined;
+    this.#settleIdle();
+  }
+
+  #settleIdle(): void {
+    for (const resolve of this.#onIdle.splice(0)) resolve();
+  }
+}
