@@ -126,17 +126,17 @@ export const ERROR_CODES = {
       'Fix the producer: `error.fields` names each field; the record is copied untouched to the dead-letter topic.',
     seenIn: 'the `command.rejected` event and the dead-letter header `dlq-error-code`',
   },
-  SB_ERR_COMMAND_NOT_UTF8: {
+  SB_ERR_COMMAND_ENCODING_INVALID: {
     meaning:
       "A command record's key or value is not valid UTF-8 (`details.part`); it is never decoded with replacement characters, since two producers' different key bytes could then name one contract.",
     retryable: false,
     action:
-      'Fix the producer to write UTF-8 (the key exactly the bizId\'s UTF-8 bytes); the record is copied untouched to the dead-letter topic.',
+      "Fix the producer to write UTF-8 (the key exactly the bizId's UTF-8 bytes); the record is copied untouched to the dead-letter topic.",
     seenIn: 'the `command.rejected` event and the dead-letter header `dlq-error-code`',
   },
   SB_ERR_COMMAND_ID_REUSED: {
     meaning:
-      "The commandId was used before for this bizId by a command with other content (type, tenantName or payload): a commandId names one intended action within its bizId. `details.firstUse` says how that first command stands; `details.firstFingerprint` and `details.fingerprint` tell them apart. Nothing was called.",
+      'The commandId was used before for this bizId by a command with other content (type, tenantName or payload): a commandId names one intended action within its bizId. `details.firstUse` says how that first command stands; `details.firstFingerprint` and `details.fingerprint` tell them apart. Nothing was called.',
     retryable: false,
     action:
       'Give the new command its own commandId; send a command again with the same commandId only with the same content.',
@@ -176,25 +176,8 @@ export const ERROR_CODES = {
     meaning:
       'The command topics and the ledger topic do not all have the same number of partitions.',
     retryable: false,
-    action:
-      'Grow every co-partitioned topic together, with the group stopped: `signing-bridge topics grow --partitions N` (docs/cli.md), then set TOPIC_PARTITIONS=N.',
+    action: 'Give them one partition count (docs/design.md, "Commands, events, topics").',
     seenIn: AT_START,
-  },
-  SB_ERR_KAFKA_TOPICS_REPARTITIONED: {
-    meaning:
-      "A command topic's or the ledger's partition count changed while the bridge ran: a bizId's commands and its ledger entry may no longer share a partition number. The bridge stopped consuming every command partition and is not ready.",
-    retryable: false,
-    action:
-      'Stop the producers, let the bridge drain what it holds, stop it, run `signing-bridge topics grow --partitions N` (grows every co-partitioned topic and moves the ledger entries), set TOPIC_PARTITIONS=N and start it again.',
-    seenIn: 'the error log line `topic partitions changed while running` and /readyz 503',
-  },
-  SB_ERR_KAFKA_TOPICS_GROW_REFUSED: {
-    meaning:
-      '`signing-bridge topics grow` changed nothing: the group has members, records on the command topics are not committed yet (they would be forwarded or run behind newer records on the new partitions), the count asked is not larger, or the topics do not share one count.',
-    retryable: 'once the group is stopped and has no lag',
-    action:
-      'Stop the producers, let the bridge drain (lag 0), stop every instance of the group, then run it again; `details.reason` says which.',
-    seenIn: '`signing-bridge topics grow` (exit 1)',
   },
   SB_ERR_PARTITION_RELEASED: {
     meaning:

@@ -271,7 +271,7 @@ export class CommandNotUtf8 extends SigningBridgeError<{
   offset: string;
   part: 'key' | 'value';
 }> {
-  readonly code = 'SB_ERR_COMMAND_NOT_UTF8';
+  readonly code = 'SB_ERR_COMMAND_ENCODING_INVALID';
   readonly retryable = false;
 }
 
@@ -339,33 +339,6 @@ export class TopicsNotCoPartitioned extends SigningBridgeError<{
   partitions: Record<string, number>;
 }> {
   readonly code = 'SB_ERR_KAFKA_TOPICS_NOT_COPARTITIONED';
-  readonly retryable = false;
-}
-
-/**
- * A co-partitioned topic's partition count changed while the bridge ran: a bizId's commands and
- * its ledger entry may no longer be on one partition number, so nothing is consumed until the
- * topics are grown together (`signing-bridge topics grow`) and the bridge restarted.
- */
-export class TopicsRepartitioned extends SigningBridgeError<{
-  /** Per topic, the count at start and the count now. */
-  changed: Record<string, { was: number; now: number }>;
-}> {
-  readonly code = 'SB_ERR_KAFKA_TOPICS_REPARTITIONED';
-  readonly retryable = false;
-}
-
-/**
- * `topics grow` refused to grow the topics: the bridge's group has members, or records on the
- * command topics it has not committed past (they would run after newer ones on new partitions).
- */
-export class TopicsGrowRefused extends SigningBridgeError<{
-  reason: 'group-active' | 'lag' | 'shrink' | 'not-co-partitioned';
-  groupId: string;
-  /** Per command topic partition with lag, the records not yet committed. */
-  lag?: Record<string, number>;
-}> {
-  readonly code = 'SB_ERR_KAFKA_TOPICS_GROW_REFUSED';
   readonly retryable = false;
 }
 

@@ -25,8 +25,8 @@ import { CommandRunner } from './command-runner.js';
 const topics = topicNames('t.');
 const log = pino({ level: 'silent' });
 
-function remindRecord(partition: number, offset = '0'): InboundRecord {
-  const command = { commandId: 'c-1', bizId: 'biz-1', payload: { contractId: 'K1' } };
+function remindRecord(partition: number, offset = '0', contractId = 'K1'): InboundRecord {
+  const command = { commandId: 'c-1', bizId: 'biz-1', payload: { contractId } };
   return {
     topic: topics.commands.remind,
     partition,
@@ -121,7 +121,8 @@ function runnerWithPendingHandler(sink?: Setup['sink']) {
   return { ...setup({ remind, sink }), handlerStarted, end: (o: Outcome) => end(o) };
 }
 
-const job = (offset = '0') => newJob(remindRecord(0, offset), task, 'remind', 1_024);
+const job = (offset = '0', contractId = 'K1') =>
+  newJob(remindRecord(0, offset, contractId), task, 'remind', 1_024);
 
 const reminderSent: PendingEvent = {
   type: 'signingbridge.reminder.sent',
@@ -324,6 +325,43 @@ describe('CommandRunner', () => {
     expect(commandFinished).toHaveBeenLastCalledWith(
       expect.objectContaining({ outcome: 'duplicate' }),
     );
+  });
+
+  it('when a commandId that ended is sent again with another payload, then it is rejected naming the first use, copied to the dead-letter topic, and nothing runs', async () => {
+    const remind = vi.fn(async () => ({ kind: 'completed', event: reminderSent }) as Outcome);
+    const { runner, sent, typeOf, events } = setup({ remind });
+    await runner.run(job('0'), () => {});
+    await runner.run(job('1', 'K2'), () => {});
+    expect(remind).toHaveBeenCalledOnce();
+    const rejected = events().find((r) => typeOf(r) === 'signingbridge.command.rejected');
+    expect(JSON.parse(String(rejected?.value))).toMatchObject({
+      commandId: 'c-1',
+      bizId: 'biz-1',
+      final: false,
+      error: { code: 'SB_ERR_COMMAND_ID_REUSED' },
+      source: { topic: topics.commands.remind, partition: 0, offset: '1' },
+    });
+    expect(String(rejected?.value)).toContain('ended with the platform');
+    expect(sent.filter((r) => r.topic === topics.deadLetter)).toHaveLength(1);
+    // The same payload again is still a duplicate: the first use keeps the commandId.
+    await runner.run(job('2'), () => {});
+    expect(remind).toHaveBeenCalledOnce();
+    expect(events().filter((r) => typeOf(r) === 'signingbridge.command.rejected')).toHaveLength(1);
+  });
+
+  it('when a commandId that ended without a final verdict is sent again with another payload, then it is rejected; with the same payload it runs again', async () => {
+    const remind = vi.fn(async () => outcomeOf('remind', unknown));
+    const { runner, events, typeOf } = setup({ remind });
+    await runner.run(job('0'), () => {});
+    await runner.run(job('1', 'K2'), () => {});
+    expect(remind).toHaveBeenCalledOnce();
+    const [rejected] = events().filter((r) => typeOf(r) === 'signingbridge.command.rejected');
+    expect(JSON.parse(String(rejected?.value))).toMatchObject({
+      error: { code: 'SB_ERR_COMMAND_ID_REUSED' },
+    });
+    expect(String(rejected?.value)).toContain('without a final verdict');
+    await runner.run(job('2'), () => {});
+    expect(remind).toHaveBeenCalledTimes(2);
   });
 
   it('when the wall clock jumps past the retry budget between two runs, then the command is not given up: its deadlines are monotonic', async () => {

@@ -20,8 +20,8 @@ import type { RunVerdict } from '../key-scheduler.js';
 import { decide } from '../retry-decision.js';
 import type { BridgeObserver, BridgeSettings } from '../settings.js';
 import { Endings } from './endings.js';
-import { reusedId } from './record-gates.js';
 import { recordVerdict, runHandler } from './handler-run.js';
+import { reusedId } from './record-gates.js';
 
 // How soon a command held back by an open circuit looks again, at the least.
 const BREAKER_RECHECK_MS = 250;
@@ -99,7 +99,8 @@ export class CommandRunner {
     const { command, fingerprint } = job.decoded;
     const prior = this.#options.publisher.priorRun(job, command.commandId, fingerprint);
     if (prior.kind === 'duplicate') return this.#endings.finished(job, 'duplicate');
-    if (prior.kind === 'reused') return this.#endings.reject(job, reusedId(job, command, prior.first));
+    if (prior.kind === 'reused')
+      return this.#endings.reject(job, reusedId(job, command, prior.first));
     if (!breaker.canPass()) {
       const wait = Math.max(breaker.remainingOpenMs(), BREAKER_RECHECK_MS);
       return { retryInMs: spread(wait, 0.5) };
@@ -115,4 +116,3 @@ export class CommandRunner {
     return this.#endings.act(job, command, decision, handedOver);
   }
 }
-
