@@ -52,10 +52,14 @@ export function decodeCommand(
 ): DecodedCommand {
   const tooLarge = recordLimitBreach(record, limits.record);
   if (tooLarge) return overLimit(record, tooLarge);
-  if (record.key !== null && utf8(record.key) === undefined) return notUtf8(record, 'key');
   const text = record.value === null ? undefined : utf8(record.value);
   if (record.value !== null && text === undefined) return notUtf8(record, 'value');
   const json = parseJson(text);
+  if (record.key !== null && utf8(record.key) === undefined) {
+    // The commandId names the rejection for its producer; the bizId the value claims is not
+    // the key's, so the event is keyed by the key's excerpt (job.ts), not by that claim.
+    return { ...notUtf8(record, 'key'), commandId: stringField(json, 'commandId') };
+  }
   if (json === undefined) {
     return invalid(record, 'not-json', 'the value is not JSON', [
       { path: '(value)', rule: 'JSON' },
