@@ -144,10 +144,10 @@ export const ERROR_CODES = {
   },
   SB_ERR_COMMAND_EXPIRED: {
     meaning:
-      "The command record is older than its partition's ledger vouches for (its timestamp before the effective replay window, less a margin for clock skew): whether it already ran is no longer known, so it is not run. Records are read from the start of a command topic by a new KAFKA_GROUP_ID, a deleted group or expired offsets.",
+      "The command record is older than its partition's ledger vouches for (its timestamp before the replay window, less a margin for clock skew) and its commandId is unknown there: whether it already ran is no longer known, so it is not run. Records are read from the start of a command topic by a new KAFKA_GROUP_ID, a deleted group or expired offsets.",
     retryable: false,
     action:
-      'If the command is still wanted, send it again (a new record); otherwise nothing. Records expire after LEDGER_REPLAY_WINDOW, or sooner when the ledger is over its memory bound (`signing_bridge_ledger_effective_window_seconds`).',
+      'If the command is still wanted, send it again (a new record); otherwise nothing. Records expire after LEDGER_REPLAY_WINDOW (docs/design.md, "Stale records are refused").',
     seenIn: 'the `command.rejected` event and the dead-letter header `dlq-error-code`',
   },
   SB_ERR_COMMAND_LIMIT_EXCEEDED: {

@@ -30,6 +30,8 @@ export interface Job {
   /** Run after a crash, one at a time with the others of its partition (crash-guard.ts). */
   careful?: boolean;
   decoded?: DecodedCommand;
+  /** Younger than its ledger vouches for when first checked (record-gates.ts, expiry). */
+  vouched?: true;
   history: RunHistory;
   /** Runs of its handler so far (none for a rejected record or a replay). */
   runs: number;

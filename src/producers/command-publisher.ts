@@ -53,7 +53,8 @@ export interface CommandSource {
  * or this very record ended before), or refuse it (its commandId used by other content).
  */
 export type PriorRun =
-  | { readonly kind: 'run' }
+  /** `known`: the ledger knows this commandId (under way, or ended without a final verdict). */
+  | { readonly kind: 'run'; readonly known: boolean }
   | { readonly kind: 'duplicate' }
   | { readonly kind: 'reused'; readonly first: PriorUse & { readonly fingerprint: string } };
 
@@ -170,11 +171,11 @@ export class CommandPublisher {
     const entry = this.entry(job);
     if (isDone(entry, endedToken(job.record))) return { kind: 'duplicate' };
     const first = priorUse(entry, commandId);
-    if (first === undefined) return { kind: 'run' };
+    if (first === undefined) return { kind: 'run', known: false };
     if (first.fingerprint !== undefined && first.fingerprint !== fingerprint) {
       return { kind: 'reused', first: { ...first, fingerprint: first.fingerprint } };
     }
-    return first.state === 'ended-final' ? { kind: 'duplicate' } : { kind: 'run' };
+    return first.state === 'ended-final' ? { kind: 'duplicate' } : { kind: 'run', known: true };
   }
 
   /** Whether this very record was already rejected (a replay after a crash). */

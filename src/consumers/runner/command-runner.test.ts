@@ -25,7 +25,12 @@ import { CommandRunner } from './command-runner.js';
 const topics = topicNames('t.');
 const log = pino({ level: 'silent' });
 
-function remindRecord(partition: number, offset = '0', contractId = 'K1'): InboundRecord {
+function remindRecord(
+  partition: number,
+  offset = '0',
+  contractId = 'K1',
+  timestamp = String(Date.now()),
+): InboundRecord {
   const command = { commandId: 'c-1', bizId: 'biz-1', payload: { contractId } };
   return {
     topic: topics.commands.remind,
@@ -34,7 +39,7 @@ function remindRecord(partition: number, offset = '0', contractId = 'K1'): Inbou
     key: Buffer.from('biz-1'),
     value: Buffer.from(JSON.stringify(command)),
     headers: {},
-    timestamp: '0',
+    timestamp,
   };
 }
 
@@ -361,6 +366,33 @@ describe('CommandRunner', () => {
     });
     expect(String(rejected?.value)).toContain('without a final verdict');
     await runner.run(job('2'), () => {});
+    expect(remind).toHaveBeenCalledTimes(2);
+  });
+
+  it('when a record is older than its ledger vouches for, then it is rejected as expired, dead-lettered, and nothing runs', async () => {
+    const remind = vi.fn(async () => ({ kind: 'completed', event: reminderSent }) as Outcome);
+    const { runner, sent, events, typeOf } = setup({ remind });
+    const { ledgerReplayWindowMs } = defaultBridgeSettings();
+    const old = String(Date.now() - ledgerReplayWindowMs - 1);
+    await runner.run(newJob(remindRecord(0, '0', 'K1', old), task, 'remind', 1_024), () => {});
+    expect(remind).not.toHaveBeenCalled();
+    expect(events().map(typeOf)).toEqual(['signingbridge.command.rejected']);
+    expect(JSON.parse(String(events()[0]?.value))).toMatchObject({
+      commandId: 'c-1',
+      final: false,
+      error: { code: 'SB_ERR_COMMAND_EXPIRED' },
+    });
+    expect(sent.filter((r) => r.topic === topics.deadLetter)).toHaveLength(1);
+  });
+
+  it('when a record within the window is checked once, then its retries run even if it ages past it', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const remind = vi.fn(async () => transient);
+    const { runner } = setup({ remind });
+    const held = job();
+    await runner.run(held, () => {});
+    vi.setSystemTime(Date.now() + defaultBridgeSettings().ledgerReplayWindowMs);
+    await runner.run(held, () => {});
     expect(remind).toHaveBeenCalledTimes(2);
   });
 

@@ -21,7 +21,7 @@ import { decide } from '../retry-decision.js';
 import type { BridgeObserver, BridgeSettings } from '../settings.js';
 import { Endings } from './endings.js';
 import { recordVerdict, runHandler } from './handler-run.js';
-import { reusedId } from './record-gates.js';
+import { expiry, reusedId } from './record-gates.js';
 
 // How soon a command held back by an open circuit looks again, at the least.
 const BREAKER_RECHECK_MS = 250;
@@ -101,6 +101,11 @@ export class CommandRunner {
     if (prior.kind === 'duplicate') return this.#endings.finished(job, 'duplicate');
     if (prior.kind === 'reused')
       return this.#endings.reject(job, reusedId(job, command, prior.first));
+    if (!prior.known && !job.vouched) {
+      const expired = expiry(job, settings.ledgerReplayWindowMs, Date.now());
+      if (expired) return this.#endings.reject(job, expired);
+      job.vouched = true;
+    }
     if (!breaker.canPass()) {
       const wait = Math.max(breaker.remainingOpenMs(), BREAKER_RECHECK_MS);
       return { retryInMs: spread(wait, 0.5) };

@@ -4,8 +4,9 @@
  * (docs/design.md, "Commands, events, topics"), or its record older than its partition's ledger
  * vouches for.
  */
-import { CommandIdReused } from '../../errors.js';
-import type { PriorRun } from '../../producers/index.js';
+import { CommandExpired, CommandIdReused } from '../../errors.js';
+import { vouchedSince } from '../../partitions/index.js';
+import { type PriorRun, producedTime } from '../../producers/index.js';
 import type { Command } from '../../schemas/messages/index.js';
 import type { Job } from '../job.js';
 import type { Rejection } from './endings.js';
@@ -37,6 +38,29 @@ export function reusedId(job: Job, command: Command, first: FirstUse): Rejection
         firstUse: first.state,
       },
     },
+  );
+  return { ok: false, error, commandId, bizId };
+}
+
+/**
+ * The record is older than its partition's ledger vouches for (ledger-upkeep.ts): if it ran, its
+ * entry may have expired, so it is refused rather than run a second time. A new group, a deleted
+ * one, or offsets expired after the group stood still read command topics from the beginning.
+ * Checked once per record, before its first run: a record this instance holds and retries has
+ * been checked, and one whose commandId the ledger knows is decided by the ledger.
+ */
+export function expiry(job: Job, windowMs: number, nowMs: number): Rejection | undefined {
+  const produced = producedTime(job.record);
+  const since = vouchedSince(nowMs, windowMs);
+  if (produced === undefined || produced >= since) return undefined;
+  const { topic, partition, offset } = job.record;
+  const commandId = job.decoded?.ok ? job.decoded.command.commandId : undefined;
+  const bizId = job.decoded?.ok ? job.decoded.command.bizId : undefined;
+  const recordTime = new Date(produced).toISOString();
+  const vouched = new Date(since).toISOString();
+  const error = new CommandExpired(
+    `${topic}/${partition}@${offset}: the record was written at ${recordTime}, before ${vouched}, the oldest time this partition's ledger vouches for (LEDGER_REPLAY_WINDOW): whether it already ran is no longer known, so it is not run. Send the command again if it is still wanted`,
+    { details: { topic, partition, offset, recordTime, vouchedSince: vouched } },
   );
   return { ok: false, error, commandId, bizId };
 }
