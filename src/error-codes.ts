@@ -179,6 +179,14 @@ export const ERROR_CODES = {
     action: 'Give them one partition count (docs/design.md, "Commands, events, topics").',
     seenIn: AT_START,
   },
+  SB_ERR_KAFKA_TOPICS_REPARTITIONED: {
+    meaning:
+      "A command topic's or the ledger's partition count changed while the bridge ran (`details.changed`): a bizId's commands and its ledger entry may no longer share a partition number. The bridge stopped consuming every command partition and is not ready; what it held finishes.",
+    retryable: false,
+    action:
+      'Stop the producers and the bridge, give every command topic and the ledger one partition count (docs/design.md, "Partition counts"), set TOPIC_PARTITIONS to it and start the bridge again.',
+    seenIn: 'the error log line `topic partitions changed while running` and /readyz 503',
+  },
   SB_ERR_PARTITION_RELEASED: {
     meaning:
       'This instance no longer owns the partition of the command it ran (a rebalance or a stop): its writes are refused.',

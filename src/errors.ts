@@ -343,6 +343,19 @@ export class TopicsNotCoPartitioned extends SigningBridgeError<{
 }
 
 /**
+ * A co-partitioned topic's partition count changed while the bridge ran: a bizId's commands and
+ * its ledger entry may no longer be on one partition number, so no command partition is
+ * consumed until the topics are grown together and the bridge restarted.
+ */
+export class TopicsRepartitioned extends SigningBridgeError<{
+  /** Per topic whose count changed, the count at start and the count now. */
+  changed: Record<string, { was: number; now: number }>;
+}> {
+  readonly code = 'SB_ERR_KAFKA_TOPICS_REPARTITIONED';
+  readonly retryable = false;
+}
+
+/**
  * This instance no longer owns the partition of the command it was running (a rebalance or
  * shutdown): its writes are refused so the next owner alone carries on.
  */
