@@ -184,8 +184,16 @@ export const ERROR_CODES = {
       "A command topic's or the ledger's partition count changed while the bridge ran (`details.changed`): a bizId's commands and its ledger entry may no longer share a partition number. The bridge stopped consuming every command partition and is not ready; what it held finishes.",
     retryable: false,
     action:
-      'Stop the producers and the bridge, give every command topic and the ledger one partition count (docs/design.md, "Partition counts"), set TOPIC_PARTITIONS to it and start the bridge again.',
+      'Stop the producers and the bridge, run `signing-bridge topics grow --partitions N` (grows every command topic and the ledger together and moves the ledger entries; docs/cli.md), set TOPIC_PARTITIONS=N and start the bridge again.',
     seenIn: 'the error log line `topic partitions changed while running` and /readyz 503',
+  },
+  SB_ERR_KAFKA_TOPICS_GROW_REFUSED: {
+    meaning:
+      '`signing-bridge topics grow` changed nothing (`details.reason`): the group has members, records on the command topics are not committed yet (they would run behind newer records of their bizIds on the new partitions), the count asked is not larger, or the topics do not share one count.',
+    retryable: false,
+    action:
+      'Stop the producers, let the bridge drain (lag 0), stop every instance of the group, then run it again.',
+    seenIn: '`signing-bridge topics grow` (exit 1)',
   },
   SB_ERR_PARTITION_RELEASED: {
     meaning:

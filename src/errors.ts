@@ -356,6 +356,23 @@ export class TopicsRepartitioned extends SigningBridgeError<{
 }
 
 /**
+ * `signing-bridge topics grow` changed nothing: the bridge's group has members, records on the
+ * command topics are not committed yet (they would run behind newer records of their bizIds on
+ * the new partitions), the count asked is not larger, or the topics do not share one count.
+ */
+export class TopicsGrowRefused extends SigningBridgeError<{
+  reason: 'group-active' | 'lag' | 'not-larger' | 'not-co-partitioned';
+  groupId: string;
+  /** Per co-partitioned topic, its partition count now. */
+  partitions: Record<string, number>;
+  /** `<topic>/<partition>`: records not committed yet, for reason `lag`. */
+  lag?: Record<string, number>;
+}> {
+  readonly code = 'SB_ERR_KAFKA_TOPICS_GROW_REFUSED';
+  readonly retryable = false;
+}
+
+/**
  * This instance no longer owns the partition of the command it was running (a rebalance or
  * shutdown): its writes are refused so the next owner alone carries on.
  */

@@ -53,7 +53,7 @@ describe('PartitionWatch', () => {
       retryable: false,
       details: { changed: { 'cmd.b': { was: 4, now: 8 } } },
     });
-    expect(error?.message).toContain('set TOPIC_PARTITIONS');
+    expect(error?.message).toContain('topics grow --partitions N');
     watch.stop();
   });
 });

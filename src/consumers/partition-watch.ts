@@ -52,7 +52,7 @@ export class PartitionWatch {
         .join(', ');
       this.#options.onChange(
         new TopicsRepartitioned(
-          `topic partitions changed while running (${list}): no command partition is consumed any more, since a bizId's records and its ledger entry may no longer share a partition number. Stop the producers and the bridge, give every command topic and the ledger one partition count, set TOPIC_PARTITIONS to it and start the bridge again`,
+          `topic partitions changed while running (${list}): no command partition is consumed any more, since a bizId's records and its ledger entry may no longer share a partition number. Stop the producers and the bridge, run signing-bridge topics grow --partitions N (every command topic and the ledger together, the ledger entries moved), set TOPIC_PARTITIONS=N and start the bridge again`,
           { details: { changed } },
         ),
       );
