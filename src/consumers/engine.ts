@@ -116,6 +116,8 @@ export function createEngine(
       const { topic, partition, offset } = job.record;
       log.error({ err: error, topic, partition, offset }, 'command run failed unexpectedly');
     },
+    // Intake is built below, after the partitions it reads from; this is called later.
+    onLaneRelieved: (key, lane) => intake.laneRelieved(key, lane as CommandType),
   });
   const partitions = new Partitions({
     consumer: io.consumer,

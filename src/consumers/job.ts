@@ -56,7 +56,8 @@ export function newJob(
   };
 }
 
-function keyText(key: Buffer | null, maxKeyBytes: number): string {
+/** The record key as text; a key over the input limit stands as a bounded excerpt. */
+export function keyText(key: Buffer | null, maxKeyBytes: number): string {
   if (key === null) return '';
   return key.length <= maxKeyBytes ? key.toString() : bytesExcerpt(key, ID_EXCERPT_MAX_CHARS);
 }

@@ -1,4 +1,5 @@
 import { type ClassLoad, ClassShares, ONE_CLASS } from './class-shares.js';
+import { KeyLanes, type LaneLoad } from './key-lanes.js';
 
 /** What a run of an item asks for: nothing more (it is finished), or another run later. */
 export type RunVerdict = { readonly retryInMs: number } | undefined;
@@ -37,6 +38,11 @@ export interface KeySchedulerOptions<T> {
   maxPendingSize?: number;
   /** A safety net: the worker is expected to handle its own errors. */
   onError: (error: unknown, item: T) => void;
+  /**
+   * A key's lane that refused an item (laneHasRoom) is below half of its bound: it may take its
+   * items again.
+   */
+  onLaneRelieved?: (key: string, lane: string) => void;
 }
 
 interface Waiter {
@@ -49,6 +55,7 @@ interface Entry<T> {
   readonly item: T;
   readonly lane: string;
   readonly load: ClassLoad;
+  readonly laneLoad: LaneLoad;
   readonly size: number;
   /** Set while the item waits out its retry delay. */
   timer?: NodeJS.Timeout | undefined;
@@ -61,11 +68,13 @@ interface Entry<T> {
  * maxInFlight running overall. Within a lane of a key, items run in push order; an item that
  * asks to run again later keeps its place at the head of its lane without holding a slot. Slots
  * go to classes by weight; within a class, keys are served first come first served, and of a
- * key's items, the first runnable one of the class whose turn it is runs.
+ * key's items, the first runnable one of the class whose turn it is runs. What one key holds of
+ * one lane is bounded for whoever asks before pushing (laneHasRoom).
  */
 export class KeyScheduler<T> {
   readonly #options: KeySchedulerOptions<T>;
   readonly #classes: ClassShares;
+  readonly #lanes: KeyLanes;
   // Items not running, per key, in push order (an item waiting to retry goes back to the front);
   // a key is present while it has an item running or queued.
   readonly #queues = new Map<string, Array<Entry<T>>>();
@@ -84,6 +93,7 @@ export class KeyScheduler<T> {
     this.#options = options;
     const { maxPending: items, maxPendingSize: size = Number.POSITIVE_INFINITY } = options;
     this.#classes = new ClassShares(options.weights ?? new Map(), { items, size });
+    this.#lanes = new KeyLanes((key, lane) => options.onLaneRelieved?.(key, lane));
   }
 
   /** Items queued, running or waiting to retry. */
@@ -113,6 +123,19 @@ export class KeyScheduler<T> {
     return this.#classes.of(name).isOver() && this.#isFull();
   }
 
+  /**
+   * Whether the key's lane may take one more item: below its bound (the class's laneShare of
+   * items and of size). When not, onLaneRelieved is called once it is below half of it.
+   */
+  laneHasRoom(key: string, lane: string, name = ONE_CLASS): boolean {
+    return this.#lanes.hasRoom(key, lane, this.#classes.of(name).laneShare);
+  }
+
+  /** Per lane, the most items one key holds. */
+  longestLanes(): ReadonlyMap<string, number> {
+    return this.#lanes.longest();
+  }
+
   push(key: string, item: T): void {
     const size = this.#options.size?.(item) ?? 0;
     const load = this.#classes.of(this.#options.classOf?.(item) ?? ONE_CLASS);
@@ -121,7 +144,8 @@ export class KeyScheduler<T> {
     load.pending++;
     load.size += size;
     const lane = this.#options.lane?.(item) ?? '';
-    const entry: Entry<T> = { item, lane, load, size, readySince: this.#readySequence++ };
+    const laneLoad = this.#lanes.added(key, lane, size, load.laneShare);
+    const entry: Entry<T> = { item, lane, load, laneLoad, size, readySince: this.#readySequence++ };
     const queue = this.#queues.get(key);
     if (queue) queue.push(entry);
     else this.#queues.set(key, [entry]);
@@ -255,6 +279,7 @@ export class KeyScheduler<T> {
     this.#pendingSize -= entry.size;
     entry.load.pending--;
     entry.load.size -= entry.size;
+    this.#lanes.removed(entry.laneLoad, entry.size);
   }
 
   #notify(): void {

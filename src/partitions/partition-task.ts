@@ -12,7 +12,7 @@ import { PartitionReleased } from '../errors.js';
 import type { OutboundRecord } from '../kafka/index.js';
 import { forwardedRecord, type LedgerReader } from '../ledger/index.js';
 import type { CarefulVerdict, CrashGuard, GuardedRecord } from './crash-guard.js';
-import { PartitionOffsets, type TopicPartitionOffset } from './offsets.js';
+import { type Fate, PartitionOffsets, type TopicPartitionOffset } from './offsets.js';
 import {
   type Decision,
   type PartitionEvent,
@@ -115,6 +115,11 @@ export class PartitionTask {
     return this.#guard?.admit(topic, lastOffset, highWatermark);
   }
 
+  /** Records taken now run one at a time, after a crash loop (crash-guard.ts). */
+  get careful(): boolean {
+    return this.#guard?.careful ?? false;
+  }
+
   /** The careful scheduling key of a record taken now, while care lasts; else undefined. */
   carefulKey(record: GuardedRecord): string | undefined {
     return this.#guard?.schedulingKey(record);
@@ -156,20 +161,44 @@ export class PartitionTask {
     this.#forwarded.set(topic, offset);
   }
 
-  // Offsets in hand, per command topic (offsets.ts).
+  // Offsets in hand and keys held back, per command topic (offsets.ts).
 
-  /** False for a record already in hand (a rebalance moves the fetch position back). */
-  track(topic: string, offset: string): boolean {
+  /**
+   * The fate of the next record the fetch brings of the topic: taken in hand, left in Kafka
+   * because its key has no room (`hasRoom`), or skipped as seen before (a seek back or a
+   * rebalance moves the fetch position back).
+   */
+  receive(topic: string, offset: string, key: string, hasRoom: () => boolean): Fate {
     let offsets = this.#offsets.get(topic);
     if (!offsets) {
       offsets = new PartitionOffsets();
       this.#offsets.set(topic, offsets);
     }
-    return offsets.track(offset);
+    return offsets.receive(offset, key, hasRoom);
   }
 
   finish(topic: string, offset: string): void {
     this.#offsets.get(topic)?.finish(offset);
+  }
+
+  /** Keys of the topic that have had everything in hand again since the last call. */
+  takeReleased(topic: string): readonly string[] {
+    return this.#offsets.get(topic)?.takeReleased() ?? [];
+  }
+
+  /** Where to fetch the topic from so that the key's first record left comes back, if needed. */
+  rewindFor(topic: string, key: string): string | undefined {
+    return this.#offsets.get(topic)?.rewindFor(key);
+  }
+
+  /** Where to fetch the topic from when nothing up to the highest record received is to take. */
+  skipAhead(topic: string): string | undefined {
+    return this.#offsets.get(topic)?.skipAhead();
+  }
+
+  /** Keys of the topic with records left in Kafka. */
+  heldKeys(topic: string): number {
+    return this.#offsets.get(topic)?.heldKeys ?? 0;
   }
 
   /** Per command topic whose commit position can move forward, the offset to commit. */
@@ -191,6 +220,7 @@ export class PartitionTask {
     this.#guard?.committed(topic, BigInt(offset));
   }
 
+  /** The offset after the highest one received (taken in hand or left in Kafka). */
   nextInHand(topic: string): bigint | undefined {
     return this.#offsets.get(topic)?.nextInHand;
   }
