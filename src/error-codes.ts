@@ -91,7 +91,7 @@ export const ERROR_CODES = {
   },
   SB_ERR_RESPONSE_TOO_LARGE: {
     meaning:
-      "The platform's answer was larger than SIGNING_MAX_RESPONSE_BYTES (1 MiB by default; the spec's largest answer is a few KB): the bridge stopped reading it and closed the connection. The platform may have acted. Reconciled for a draft or an initiation, else the command ends SB_ERR_COMMAND_OUTCOME_UNKNOWN.",
+      "The platform's answer was larger than the 1 MiB the bridge reads (the spec's largest answer is a few KB): the bridge stopped reading it and closed the connection. The platform may have acted. Reconciled for a draft or an initiation, else the command ends SB_ERR_COMMAND_OUTCOME_UNKNOWN.",
     retryable: false,
     action:
       'Check what answers at SIGNING_API_BASE_URL (a wrong URL or a proxy sending a large page); look the contract up before sending the command again.',

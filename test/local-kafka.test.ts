@@ -5,12 +5,13 @@
 //   KAFKA_TEST_4X=0 npx vitest run --project integration test/local-kafka.test.ts   # without 4.x
 import { randomUUID } from 'node:crypto';
 import { type Consumer, type EachMessagePayload, Kafka, logLevel, Partitioners } from 'kafkajs';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   KAFKA_4_VERSION,
   type LocalKafka,
   startLocalKafka,
 } from '../scripts/local-kafka/broker.js';
+import { waitUntil } from './support/wait.js';
 
 interface Received {
   member: string;
@@ -24,7 +25,7 @@ interface Closable {
   disconnect(): Promise<void>;
 }
 
-const WAIT = { timeout: 30_000, interval: 100 };
+const WAIT = { timeoutMs: 30_000, intervalMs: 100 };
 
 function uniqueName(prefix: string): string {
   return `${prefix}-${randomUUID().slice(0, 8)}`;
@@ -90,17 +91,23 @@ function brokerScenarios(brokers: () => string[]): void {
     const received: Received[] = [];
     await consumeInto(received, 'only', consumer);
 
-    await vi.waitFor(() => expect(received).toHaveLength(1), WAIT);
+    await waitUntil(() => received.length, { ...WAIT, what: 'the message consumed' });
+    expect(received).toHaveLength(1);
     expect(received[0]).toMatchObject({
       key: 'biz-1',
       value: 'hello',
       headers: { ce_id: 'evt-1' },
     });
     const admin = await connected(kafka().admin());
-    await vi.waitFor(async () => {
-      const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
-      expect(committed?.partitions).toEqual([expect.objectContaining({ offset: '1' })]);
-    }, WAIT);
+    const committed = async () => {
+      const [offsets] = await admin.fetchOffsets({ groupId, topics: [topic] });
+      return offsets?.partitions.map((p) => p.offset);
+    };
+    await waitUntil(committed, {
+      ...WAIT,
+      until: (offsets) => offsets?.length === 1 && offsets[0] === '1',
+      what: 'offset 1 committed on the one partition',
+    });
   });
 
   it('when two members share a group on a 12-partition topic, then each owns half and every message arrives once', async () => {
@@ -123,19 +130,37 @@ function brokerScenarios(brokers: () => string[]): void {
     // 4.1 alike). It keeps the same split, but messages in flight then may be redelivered, so
     // produce only once the group is Stable and no member has rejoined for a second.
     const admin = await connected(kafka().admin());
-    await vi.waitFor(async () => {
-      const [a = [], b = []] = [assignments.get('a'), assignments.get('b')];
-      expect([a.length, b.length]).toEqual([6, 6]);
-      expect([...a, ...b].sort((x, y) => x - y)).toEqual([...Array(12).keys()]);
-      expect(Date.now() - lastJoinAt).toBeGreaterThan(1_000);
+    const group = async () => {
       const { groups } = await admin.describeGroups([groupId]);
-      expect(groups[0]).toMatchObject({ state: 'Stable', members: [{}, {}] });
-    }, WAIT);
+      const [a = [], b = []] = [assignments.get('a'), assignments.get('b')];
+      return {
+        a,
+        b,
+        quietMs: Date.now() - lastJoinAt,
+        state: groups[0]?.state,
+        members: groups[0]?.members.length,
+      };
+    };
+    await waitUntil(group, {
+      ...WAIT,
+      until: ({ a, b, quietMs, state, members }) =>
+        a.length === 6 &&
+        b.length === 6 &&
+        [...a, ...b].sort((x, y) => x - y).join() === [...Array(12).keys()].join() &&
+        quietMs > 1_000 &&
+        state === 'Stable' &&
+        members === 2,
+      what: 'a Stable group of two, 6 partitions each, no rejoin for a second',
+    });
 
     const producer = await newProducer();
     const messages = Array.from({ length: 120 }, (_, i) => ({ key: `biz-${i}`, value: `${i}` }));
     await producer.send({ topic, messages });
-    await vi.waitFor(() => expect(received.length).toBeGreaterThanOrEqual(120), WAIT);
+    await waitUntil(() => received.length, {
+      ...WAIT,
+      until: (count) => count >= 120,
+      what: 'the 120 messages consumed',
+    });
 
     expect(new Set(received.map((r) => r.key)).size).toBe(120);
     expect(received).toHaveLength(120);
@@ -170,7 +195,11 @@ function brokerScenarios(brokers: () => string[]): void {
     const received: Received[] = [];
     await consumeInto(received, 'only', consumer);
 
-    await vi.waitFor(() => expect(received.map((r) => r.value)).toContain('committed'), WAIT);
+    await waitUntil(() => received.map((r) => r.value), {
+      ...WAIT,
+      until: (values) => values.includes('committed'),
+      what: 'the committed message',
+    });
     expect(received.map((r) => r.value)).toEqual(['committed']);
   });
 }

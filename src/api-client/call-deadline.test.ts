@@ -47,6 +47,43 @@ describe('CallDeadline', () => {
     expect(deadline.signal.aborted).toBe(false);
   });
 
+  it('when it aborts, then its listeners are told once, in order, and one removed or added late is not', () => {
+    const caller = new AbortController();
+    const deadline = new CallDeadline(1_000, caller.signal);
+    const told: string[] = [];
+    const removed = () => told.push('removed');
+    deadline.addEventListener('abort', () => told.push('function'));
+    deadline.addEventListener('abort', { handleEvent: () => told.push('object') });
+    deadline.addEventListener('abort', removed);
+    deadline.removeEventListener('abort', removed);
+    caller.abort(new Error('released'));
+    caller.abort(new Error('again'));
+    vi.advanceTimersByTime(5_000);
+    deadline.addEventListener('abort', () => told.push('late'));
+    expect(told).toEqual(['function', 'object']);
+    expect(deadline.aborted).toBe(true);
+    expect(deadline.reason).toEqual(new Error('released'));
+  });
+
+  it('when its signal is asked for after it aborted, then the signal is aborted with its reason', () => {
+    const deadline = new CallDeadline(1_000);
+    vi.advanceTimersByTime(1_000);
+    expect(deadline.signal.aborted).toBe(true);
+    expect(deadline.signal.reason).toBeInstanceOf(DeadlineExceeded);
+  });
+
+  it('when it is cleared, then no listener of it is told anything', () => {
+    const caller = new AbortController();
+    const deadline = new CallDeadline(1_000, caller.signal);
+    const listener = vi.fn();
+    deadline.addEventListener('abort', listener);
+    deadline.clear();
+    caller.abort();
+    vi.advanceTimersByTime(5_000);
+    expect(listener).not.toHaveBeenCalled();
+    expect(deadline.aborted).toBe(false);
+  });
+
   it.each([
     ['far forward', 365 * 24 * 3_600_000],
     ['far back', -365 * 24 * 3_600_000],

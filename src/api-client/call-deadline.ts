@@ -23,10 +23,28 @@ export class DeadlineExceeded extends Error {
   }
 }
 
-export class CallDeadline {
-  readonly #controller = new AbortController();
+/**
+ * What the gate and the exchange need of an abort signal: an AbortSignal has it, and so has a
+ * CallDeadline, which thus needs no AbortController (an EventTarget, a Map, a listener) per
+ * attempt. Listeners are called once, in the order they were added.
+ */
+export interface AbortSource {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  addEventListener(type: 'abort', listener: AbortListener, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: AbortListener): void;
+}
+
+export type AbortListener = (() => void) | { handleEvent(): void };
+
+export class CallDeadline implements AbortSource {
   readonly #caller: AbortSignal | undefined;
   readonly #timer: NodeJS.Timeout;
+  #listeners: AbortListener[] = [];
+  /** Made only when asked for (`signal`). */
+  #controller: AbortController | undefined;
+  #aborted = false;
+  #reason: unknown;
   #expired = false;
 
   /**
@@ -40,14 +58,29 @@ export class CallDeadline {
     this.#caller = caller;
     this.#timer = setTimeout(() => {
       this.#expired = true;
-      this.#controller.abort(new DeadlineExceeded(deadlineMs));
+      this.#abort(new DeadlineExceeded(deadlineMs));
     }, deadlineMs);
-    if (caller?.aborted) this.#onCallerAbort();
-    else caller?.addEventListener('abort', this.#onCallerAbort, { once: true });
+    // The deadline is its own listener (handleEvent): no bound function per attempt.
+    if (caller?.aborted) this.handleEvent();
+    else caller?.addEventListener('abort', this, { once: true });
   }
 
-  /** Aborts when the deadline passes (reason: DeadlineExceeded) or the caller aborts. */
+  /** Whether the deadline passed or the caller aborted. */
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+
+  /** DeadlineExceeded, or the caller's reason; undefined before either. */
+  get reason(): unknown {
+    return this.#reason;
+  }
+
+  /** An AbortSignal that aborts with the deadline, for what needs a real one. */
   get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort(this.#reason);
+    }
     return this.#controller.signal;
   }
 
@@ -56,14 +89,45 @@ export class CallDeadline {
     return this.#expired;
   }
 
+  addEventListener(_type: 'abort', listener: AbortListener): void {
+    if (!this.#aborted) this.#listeners.push(listener);
+  }
+
+  removeEventListener(_type: 'abort', listener: AbortListener): void {
+    const index = this.#listeners.indexOf(listener);
+    if (index >= 0) this.#listeners.splice(index, 1);
+  }
+
   /** The attempt is over: no timer or listener is left behind. */
   clear(): void {
     clearTimeout(this.#timer);
-    this.#caller?.removeEventListener('abort', this.#onCallerAbort);
+    this.#caller?.removeEventListener('abort', this);
+    this.#listeners = [];
   }
 
-  readonly #onCallerAbort = (): void => {
+  /** The caller aborted: the deadline's listener on the caller's signal (EventListener object). */
+  handleEvent(): void {
     clearTimeout(this.#timer);
-    this.#controller.abort(this.#caller?.reason);
-  };
+    this.#abort(this.#caller?.reason);
+  }
+
+  #abort(reason: unknown): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+    const listeners = this.#listeners;
+    this.#listeners = [];
+    for (const listener of listeners) {
+      try {
+        if (typeof listener === 'function') listener();
+        else listener.handleEvent();
+      } catch (error) {
+        // As an EventTarget does: the others are still told, the error is not swallowed.
+        process.nextTick(() => {
+          throw error;
+        });
+      }
+    }
+  }
 }

@@ -14,7 +14,7 @@ export interface AttemptSpan {
   end(report: { httpStatus?: number; error?: SigningBridgeError<unknown> }): void;
 }
 
-const UNTRACED: AttemptSpan = { end: () => {} };
+export const UNTRACED: AttemptSpan = { end: () => {} };
 
 export function startAttemptSpan(
   tracer: Tracer | undefined,

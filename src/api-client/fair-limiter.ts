@@ -67,7 +67,14 @@ export class FairLimiter {
     if (signal?.aborted) return Promise.reject(signal.reason);
     const name = this.#priorities.has(priority) ? priority : DEFAULT_PRIORITY;
     // What came in while nobody waited is counted before this caller waits.
-    this.#refill(this.#now());
+    const now = this.#now();
+    this.#refill(now);
+    // Nobody waits and a token is there: it is this caller's at once, as #dispatch would grant
+    // it (its priority the only one with work), without a waiter or a listener on its signal.
+    if (this.#waiting === 0 && now >= this.#pausedUntil && this.#tokens >= 1 - EPSILON) {
+      this.#grant(name);
+      return Promise.resolve(0);
+    }
     return new Promise((resolve, reject) => {
       const onAbort = () => {
         this.#remove(name, waiter);
@@ -120,13 +127,18 @@ export class FairLimiter {
         return;
       }
       const name = this.#turns.next(this.#nonEmpty()) as string;
-      this.#turns.took(name);
+      this.#grant(name);
       const waiter = this.#queues.get(name)?.shift() as Waiter;
       this.#waiting--;
-      if (this.#perMs !== Number.POSITIVE_INFINITY) this.#tokens -= 1;
       waiter.release();
       waiter.resolve(now - waiter.since);
     }
+  }
+
+  /** A token goes to a caller of priority `name`. */
+  #grant(name: string): void {
+    this.#turns.took(name);
+    if (this.#perMs !== Number.POSITIVE_INFINITY) this.#tokens -= 1;
   }
 
   /**

@@ -11,6 +11,7 @@
  * nothing more is read, and at most `maxResponseBytes` are ever held.
  */
 import type { Dispatcher, FormData } from 'undici';
+import type { AbortSource } from './call-deadline.js';
 import type { HttpAnswer } from './response-reader.js';
 
 export interface ExchangeRequest {
@@ -22,8 +23,11 @@ export interface ExchangeRequest {
   readonly maxResponseBytes: number;
   readonly headersTimeoutMs?: number | undefined;
   readonly bodyTimeoutMs?: number | undefined;
-  /** Aborts the exchange at once, queued or in flight; it fails with the signal's reason. */
-  readonly signal?: AbortSignal | undefined;
+  /**
+   * Aborts the exchange at once, queued or in flight; it fails with the signal's reason. An
+   * AbortSignal, or the attempt's CallDeadline itself.
+   */
+  readonly signal?: AbortSource | undefined;
 }
 
 /** No answer came; `requestSent` says whether the platform could have received the request. */
@@ -52,77 +56,15 @@ export class AnswerTooLarge extends Error {
 type Handler = Dispatcher.DispatchHandler & { onRequestSent(): void };
 
 export function exchange(dispatcher: Dispatcher, request: ExchangeRequest): Promise<HttpAnswer> {
-  const { signal, maxResponseBytes } = request;
   return new Promise((resolve, reject) => {
-    let sent = false;
-    let settled = false;
-    let statusCode = 0;
-    let retryAfter: string | undefined;
-    let contentType: string | undefined;
-    let abortUndici: ((reason?: Error) => void) | undefined;
-    const body = new BoundedBody(maxResponseBytes);
-
-    const settle = (finish: () => void) => {
-      if (settled) return;
-      settled = true;
-      signal?.removeEventListener('abort', onAbort);
-      finish();
-    };
-    // Settle at once on abort: a request still queued for a socket would otherwise wait for it.
-    const onAbort = () => {
-      abortUndici?.(signal?.reason);
-      settle(() => reject(new ExchangeFailed(sent, signal?.reason)));
-    };
-    // Stop reading now: undici destroys the connection of an aborted request.
-    const tooLarge = () => {
-      const failure = new AnswerTooLarge(maxResponseBytes, statusCode, contentType);
-      settle(() => reject(failure));
-      abortUndici?.(failure);
-    };
-
-    const handler: Handler = {
-      onConnect(abort) {
-        if (settled) return abort(signal?.reason);
-        abortUndici = abort;
-      },
-      onRequestSent() {
-        sent = true;
-      },
-      onHeaders(status, rawHeaders) {
-        statusCode = status;
-        retryAfter = headerValue(rawHeaders, 'retry-after');
-        contentType = headerValue(rawHeaders, 'content-type');
-        const declared = Number(headerValue(rawHeaders, 'content-length'));
-        if (declared > maxResponseBytes) {
-          tooLarge();
-          return false;
-        }
-        return true;
-      },
-      onData(chunk) {
-        if (settled) return false;
-        if (!body.add(chunk)) {
-          tooLarge();
-          return false;
-        }
-        return true;
-      },
-      onComplete() {
-        const answer: HttpAnswer = {
-          statusCode,
-          body: body.text(),
-          ...(retryAfter === undefined ? {} : { retryAfter }),
-          ...(contentType === undefined ? {} : { contentType }),
-        };
-        settle(() => resolve(answer));
-      },
-      onError(error) {
-        settle(() => reject(new ExchangeFailed(sent, error)));
-      },
-    };
-
-    if (signal?.aborted) return onAbort();
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const handler = new ExchangeHandler(request, resolve, reject);
+    const { signal } = request;
+    if (signal?.aborted) {
+      handler.handleEvent();
+      return;
+    }
+    // The handler is the abort listener too (handleEvent): no closure per exchange.
+    signal?.addEventListener('abort', handler, { once: true });
     dispatcher.dispatch(
       {
         origin: request.origin,
@@ -136,6 +78,108 @@ export function exchange(dispatcher: Dispatcher, request: ExchangeRequest): Prom
       handler,
     );
   });
+}
+
+/**
+ * One exchange's state and undici's callbacks, as one object: undici calls its methods, and
+ * the caller's signal calls `handleEvent` when it aborts.
+ */
+class ExchangeHandler implements Handler {
+  readonly #signal: AbortSource | undefined;
+  readonly #maxResponseBytes: number;
+  readonly #body: BoundedBody;
+  readonly #resolve: (answer: HttpAnswer) => void;
+  readonly #reject: (failure: unknown) => void;
+  #sent = false;
+  #settled = false;
+  #statusCode = 0;
+  #retryAfter: string | undefined = undefined;
+  #contentType: string | undefined = undefined;
+  #abortUndici: ((reason?: Error) => void) | undefined = undefined;
+
+  constructor(
+    request: ExchangeRequest,
+    resolve: (answer: HttpAnswer) => void,
+    reject: (failure: unknown) => void,
+  ) {
+    this.#signal = request.signal;
+    this.#maxResponseBytes = request.maxResponseBytes;
+    this.#body = new BoundedBody(request.maxResponseBytes);
+    this.#resolve = resolve;
+    this.#reject = reject;
+  }
+
+  /** The caller's signal aborted: settle at once (a request still queued would wait for a socket). */
+  handleEvent(): void {
+    const reason = this.#reason();
+    this.#abortUndici?.(reason);
+    if (this.#settle()) this.#reject(new ExchangeFailed(this.#sent, reason));
+  }
+
+  onConnect(abort: (reason?: Error) => void): void {
+    if (this.#settled) abort(this.#reason());
+    else this.#abortUndici = abort;
+  }
+
+  /** undici takes an abort's reason as an Error; it passes on whatever it is given. */
+  #reason(): Error | undefined {
+    return this.#signal?.reason as Error | undefined;
+  }
+
+  onRequestSent(): void {
+    this.#sent = true;
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[] | string[] | null): boolean {
+    this.#statusCode = statusCode;
+    const { retryAfter, contentType, contentLength } = answerHeaders(rawHeaders);
+    this.#retryAfter = retryAfter;
+    this.#contentType = contentType;
+    if (Number(contentLength) > this.#maxResponseBytes) {
+      this.#tooLarge();
+      return false;
+    }
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.#settled) return false;
+    if (!this.#body.add(chunk)) {
+      this.#tooLarge();
+      return false;
+    }
+    return true;
+  }
+
+  onComplete(): void {
+    if (!this.#settle()) return;
+    const answer: HttpAnswer = {
+      statusCode: this.#statusCode,
+      body: this.#body.text(),
+      ...(this.#retryAfter === undefined ? {} : { retryAfter: this.#retryAfter }),
+      ...(this.#contentType === undefined ? {} : { contentType: this.#contentType }),
+    };
+    this.#resolve(answer);
+  }
+
+  onError(error: Error): void {
+    if (this.#settle()) this.#reject(new ExchangeFailed(this.#sent, error));
+  }
+
+  /** Stop reading now: undici destroys the connection of an aborted request. */
+  #tooLarge(): void {
+    const failure = new AnswerTooLarge(this.#maxResponseBytes, this.#statusCode, this.#contentType);
+    if (this.#settle()) this.#reject(failure);
+    this.#abortUndici?.(failure);
+  }
+
+  /** True the first time only: the caller hears of one ending. */
+  #settle(): boolean {
+    if (this.#settled) return false;
+    this.#settled = true;
+    this.#signal?.removeEventListener('abort', this);
+    return true;
+  }
 }
 
 /** The chunks of a body up to a limit: what would pass it is refused, not kept. */
@@ -163,10 +207,30 @@ export class BoundedBody {
   }
 }
 
-/** A header of undici's raw list (name, value, name, value, ...), names in any case. */
-function headerValue(raw: readonly Buffer[] | string[] | null, name: string): string | undefined {
+const RETRY_AFTER = 'retry-after';
+const CONTENT_TYPE = 'content-type';
+const CONTENT_LENGTH = 'content-length';
+const READ_LENGTHS = new Set([RETRY_AFTER.length, CONTENT_TYPE.length, CONTENT_LENGTH.length]);
+
+/**
+ * The headers the exchange reads, from undici's raw list (name, value, name, value, ...), names
+ * in any case; the first of a repeated one. One pass, and only names of the right length are
+ * made into strings (header names are ASCII tokens: bytes and characters count alike).
+ */
+function answerHeaders(raw: readonly Buffer[] | readonly string[] | null): {
+  retryAfter?: string | undefined;
+  contentType?: string | undefined;
+  contentLength?: string | undefined;
+} {
+  let retryAfter: string | undefined;
+  let contentType: string | undefined;
+  let contentLength: string | undefined;
   for (let i = 0; raw && i + 1 < raw.length; i += 2) {
-    if (String(raw[i]).toLowerCase() === name) return String(raw[i + 1]);
+    if (!READ_LENGTHS.has(raw[i]?.length ?? 0)) continue;
+    const name = String(raw[i]).toLowerCase();
+    if (name === RETRY_AFTER) retryAfter ??= String(raw[i + 1]);
+    else if (name === CONTENT_TYPE) contentType ??= String(raw[i + 1]);
+    else if (name === CONTENT_LENGTH) contentLength ??= String(raw[i + 1]);
   }
-  return undefined;
+  return { retryAfter, contentType, contentLength };
 }

@@ -6,6 +6,8 @@
  * A waiter whose signal aborts (the caller's, or the call's deadline) leaves the queue at once.
  */
 
+import type { AbortSource } from './call-deadline.js';
+
 /** Gives the slot back; a second call does nothing. */
 export type ReleaseSlot = () => void;
 
@@ -39,7 +41,7 @@ export class RequestGate {
    * fewer than `limit` are held and nobody waits, else when every earlier waiter has had its
    * turn. If the signal aborts first, it rejects with the signal's reason and holds nothing.
    */
-  acquire(signal?: AbortSignal): Promise<ReleaseSlot> {
+  acquire(signal?: AbortSource): Promise<ReleaseSlot> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     if (this.#active < this.#limit && this.#waiters.size === 0) {
       this.#active++;

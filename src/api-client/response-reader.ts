@@ -12,7 +12,11 @@ import {
 import { invalidFields } from '../schemas/issues.js';
 import { readAnswer, type UnlistedValue } from '../schemas/platform/answers.js';
 import { findPlatformCode } from '../schemas/platform/codes.js';
-import { ResponseBody, readEnvelope } from '../schemas/platform/envelopes.js';
+import {
+  type ResponseBody,
+  readEnvelope,
+  readResponseBody,
+} from '../schemas/platform/envelopes.js';
 import { readJson } from '../schemas/platform/json-text.js';
 
 export interface HttpAnswer {
@@ -85,8 +89,7 @@ function envelopeOf(text: string): ResponseBody | undefined {
   } catch {
     return undefined;
   }
-  const parsed = ResponseBody.safeParse(json);
-  return parsed.success ? parsed.data : undefined;
+  return readResponseBody(json);
 }
 
 /** A code the table lacks is kept as it came, with family 'unknown': never swallowed. */

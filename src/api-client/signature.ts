@@ -70,9 +70,15 @@ export function authHeaderNames(prefix = DEFAULT_HEADER_PREFIX): AuthHeaderNames
   };
 }
 
-/** The header record for one request; the nonce header only in nonce mode. */
-export function authHeaders(values: AuthValues, prefix?: string): Record<string, string> {
-  const names = authHeaderNames(prefix);
+/**
+ * The header record for one request; the nonce header only in nonce mode. `names`: a prefix, or
+ * the names authHeaderNames made of one (a caller signing every request reads them once).
+ */
+export function authHeaders(
+  values: AuthValues,
+  names: string | AuthHeaderNames = DEFAULT_HEADER_PREFIX,
+): Record<string, string> {
+  if (typeof names === 'string') names = authHeaderNames(names);
   const headers: Record<string, string> = {
     [names.accessToken]: values.accessToken,
     [names.timestamp]: values.timestamp,

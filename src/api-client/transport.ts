@@ -12,16 +12,17 @@ import { randomUUID } from 'node:crypto';
 import { type Dispatcher, type FormData, Pool } from 'undici';
 import type { z } from 'zod';
 import { type CallContext, ResponseTooLarge, type SigningBridgeError } from '../errors.js';
+import type { BackoffPolicy } from '../retry/backoff.js';
 import { retryWithBackoff } from '../retry/retry.js';
 import type { UnlistedValue } from '../schemas/platform/answers.js';
 import { CallDeadline } from './call-deadline.js';
-import { startAttemptSpan } from './call-span.js';
+import { type AttemptSpan, startAttemptSpan, UNTRACED } from './call-span.js';
 import { AnswerTooLarge, ExchangeFailed, type ExchangeRequest, exchange } from './http-exchange.js';
 import { RateControl } from './rate-control.js';
 import { type ReleaseSlot, RequestGate } from './request-gate.js';
 import { type HttpAnswer, readResponse } from './response-reader.js';
-import { type Settings, undiciTimeoutMs } from './settings.js';
-import { authHeaders } from './signature.js';
+import { type CallInfo, type Settings, undiciTimeoutMs } from './settings.js';
+import { type AuthHeaderNames, authHeaderNames, authHeaders } from './signature.js';
 import { isRetryable, responseTooLarge, transportError } from './transport-errors.js';
 
 /** One call of one operation, ready to send. */
@@ -40,6 +41,17 @@ export interface SendOptions {
 
 const JSON_CONTENT_TYPE = 'application/json;charset=UTF-8';
 
+/**
+ * What one attempt learns on its way, for its report (CallInfo) and its span: one object of one
+ * shape per attempt, filled in as the attempt goes.
+ */
+class AttemptReport {
+  httpStatus: number | undefined = undefined;
+  slotWaitMs: number | undefined = undefined;
+  error: SigningBridgeError<unknown> | undefined = undefined;
+  unlisted: readonly UnlistedValue[] | undefined = undefined;
+}
+
 export class Transport {
   readonly #settings: Settings;
   readonly #dispatcher: Dispatcher;
@@ -47,7 +59,13 @@ export class Transport {
   readonly #ownPool: Pool | undefined;
   readonly #rate: RateControl;
   readonly #gate: RequestGate;
+  readonly #origin: string;
   readonly #basePath: string;
+  // Read once: every call and attempt needs them.
+  readonly #maxAttempts: number;
+  readonly #policy: BackoffPolicy;
+  readonly #headerNames: AuthHeaderNames;
+  readonly #undiciTimeoutMs: number;
 
   constructor(settings: Settings) {
     this.#settings = settings;
@@ -64,14 +82,19 @@ export class Transport {
       onRate: onRateChange,
     });
     this.#gate = new RequestGate(settings.maxConcurrentRequests);
+    this.#origin = settings.baseUrl.origin;
     this.#basePath = settings.baseUrl.pathname.replace(/\/+$/, '');
+    const { maxAttempts, ...policy } = settings.retry;
+    this.#maxAttempts = maxAttempts;
+    this.#policy = policy;
+    this.#headerNames = authHeaderNames(settings.headerPrefix);
+    this.#undiciTimeoutMs = undiciTimeoutMs(settings.timeouts.callMs);
   }
 
   send<R extends z.ZodType>(call: Call<R>, options: SendOptions = {}): Promise<z.output<R>> {
-    const { maxAttempts, ...policy } = this.#settings.retry;
     return retryWithBackoff((attempt) => this.#attempt(call, attempt, options), {
-      maxAttempts,
-      policy,
+      maxAttempts: this.#maxAttempts,
+      policy: this.#policy,
       shouldRetry: isRetryable,
       signal: options.signal,
     });
@@ -102,22 +125,13 @@ export class Transport {
     { signal, priority }: SendOptions,
   ): Promise<z.output<R>> {
     const tokenWaitMs = await this.#rate.take(priority, signal);
-    const { tracer, baseUrl } = this.#settings;
-    const target = { baseUrl, path: this.#basePath + call.path, operation: call.context.operation };
-    const span = startAttemptSpan(tracer, target, attempt);
+    const span = this.#span(call, attempt);
     const started = performance.now();
     const deadline = new CallDeadline(this.#settings.timeouts.callMs, signal);
-    const report: {
-      httpStatus?: number;
-      slotWaitMs?: number;
-      error?: SigningBridgeError<unknown>;
-      unlisted?: readonly UnlistedValue[];
-    } = {};
+    const report = new AttemptReport();
     let retryAfter: string | undefined;
     try {
-      const answer = await this.#exchange(call, deadline, (ms) => {
-        report.slotWaitMs = ms;
-      });
+      const answer = await this.#exchange(call, deadline, report);
       report.httpStatus = answer.statusCode;
       retryAfter = answer.retryAfter;
       const { result, unlisted } = readResponse(call.result, answer, call.context);
@@ -136,15 +150,34 @@ export class Transport {
       deadline.clear();
       const durationMs = performance.now() - started;
       span.end(report);
-      this.#settings.onCall?.({
-        ...call.context,
-        attempt,
-        durationMs,
-        tokenWaitMs,
-        priority,
-        ...report,
-      });
+      const { onCall } = this.#settings;
+      if (onCall) {
+        const { context } = call;
+        // Field by field: spreading the context and the report made a slow-path object per call.
+        const info: CallInfo = {
+          operation: context.operation,
+          bizId: context.bizId,
+          contractId: context.contractId,
+          attempt,
+          priority,
+          tokenWaitMs,
+          slotWaitMs: report.slotWaitMs,
+          durationMs,
+          httpStatus: report.httpStatus,
+          error: report.error,
+          unlisted: report.unlisted,
+        };
+        onCall(info);
+      }
     }
+  }
+
+  /** Without a tracer, nothing is made for it: not even the span's target. */
+  #span(call: Call<z.ZodType>, attempt: number): AttemptSpan {
+    const { tracer, baseUrl } = this.#settings;
+    if (!tracer) return UNTRACED;
+    const target = { baseUrl, path: this.#basePath + call.path, operation: call.context.operation };
+    return startAttemptSpan(tracer, target, attempt);
   }
 
   /**
@@ -155,19 +188,20 @@ export class Transport {
   async #exchange(
     call: Call<z.ZodType>,
     deadline: CallDeadline,
-    onSlot: (waitedMs: number) => void,
+    report: AttemptReport,
   ): Promise<HttpAnswer> {
     const asked = performance.now();
     let release: ReleaseSlot;
     try {
-      release = await this.#gate.acquire(deadline.signal);
+      // The deadline is the abort signal of the wait and the exchange (no AbortController).
+      release = await this.#gate.acquire(deadline);
     } catch (reason) {
       // The deadline or the caller ended the wait for a slot: nothing was sent.
       throw transportError({ requestSent: false, cause: reason }, call.context);
     }
     try {
-      onSlot(performance.now() - asked);
-      const request = this.#request(call, deadline.signal);
+      report.slotWaitMs = performance.now() - asked;
+      const request = this.#request(call, deadline);
       return await exchange(this.#dispatcher, request).catch((failure: unknown) => {
         throw exchangeError(failure, call.context);
       });
@@ -177,23 +211,22 @@ export class Transport {
   }
 
   /** Signed here, as it is handed to the dispatcher: the timestamp is the moment it leaves. */
-  #request(call: Call<z.ZodType>, signal: AbortSignal): ExchangeRequest {
-    const { callMs } = this.#settings.timeouts;
+  #request(call: Call<z.ZodType>, signal: CallDeadline): ExchangeRequest {
     return {
-      origin: this.#settings.baseUrl.origin,
+      origin: this.#origin,
       path: this.#basePath + call.path,
       headers: this.#headers(call.body),
       body: call.body,
       maxResponseBytes: this.#settings.maxResponseBytes,
-      headersTimeoutMs: undiciTimeoutMs(callMs),
-      bodyTimeoutMs: undiciTimeoutMs(callMs),
+      headersTimeoutMs: this.#undiciTimeoutMs,
+      bodyTimeoutMs: this.#undiciTimeoutMs,
       signal,
     };
   }
 
   /** Fresh timestamp (and nonce) per attempt: a retried request is signed anew. */
   #headers(body: string | FormData): Record<string, string> {
-    const { appToken, appSecret, signer, nonce, headerPrefix } = this.#settings;
+    const { appToken, appSecret, signer, nonce } = this.#settings;
     const values = signer({
       appToken,
       appSecret,
@@ -201,9 +234,10 @@ export class Transport {
       now: Date.now(),
       nonce: nonce ? randomUUID() : undefined,
     });
-    const auth = authHeaders(values, headerPrefix);
+    const headers = authHeaders(values, this.#headerNames);
     // FormData sets its own multipart content type, boundary included.
-    return typeof body === 'string' ? { ...auth, 'content-type': JSON_CONTENT_TYPE } : auth;
+    if (typeof body === 'string') headers['content-type'] = JSON_CONTENT_TYPE;
+    return headers;
   }
 }
 

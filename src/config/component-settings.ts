@@ -3,9 +3,9 @@
  * root passes these on; no part reads the environment itself.
  */
 import type { Logger } from 'pino';
-import type { SigningClientOptions } from '../api-client/index.js';
+import { CLIENT_DEFAULTS, type SigningClientOptions } from '../api-client/index.js';
 import { type BridgeSettings, defaultBridgeSettings } from '../consumers/settings.js';
-import type { FilePolicy } from '../files/index.js';
+import { type FilePolicy, MAX_REDIRECTS } from '../files/index.js';
 import type {
   KafkaClientSettings,
   KafkaConnectionOptions,
@@ -16,40 +16,30 @@ import type { LoggerSettings, TracingSettings } from '../observability/index.js'
 import { type TopicNames, topicNames } from '../schemas/messages/topics.js';
 import type { Config, KafkaConfig } from './table.js';
 
-// How fast backoffs grow is not a setting: the parts' own defaults stand.
+/**
+ * What is not a setting takes the parts' own defaults: backoffs, the circuit breaker, the commit
+ * interval, readiness, the ledger's commands per bizId, and every record limit but the value's
+ * (docs/design.md states each where it describes the behaviour).
+ */
 const ENGINE = defaultBridgeSettings();
 
 export function loggerSettings(config: Config): LoggerSettings {
   return {
     level: config.LOG_LEVEL,
-    pretty: config.LOG_PRETTY,
     headerPrefix: config.SIGNING_HEADER_PREFIX,
   };
 }
 
-/** The OTLP/HTTP receiver's default address, as OpenTelemetry's SDKs have it. */
-const OTLP_DEFAULT_ENDPOINT = 'http://localhost:4318';
-
 /**
  * Tracing is on when OTEL_TRACES_EXPORTER says otlp, or is empty while an OTLP endpoint is set;
- * OTEL_SDK_DISABLED turns it off regardless.
+ * OTEL_SDK_DISABLED turns it off regardless. Where spans go and what resource they carry,
+ * OpenTelemetry's exporter and resource read from the same variables themselves.
  */
 export function tracingSettings(config: Config): TracingSettings {
-  const tracesUrl = config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
-  const base = config.OTEL_EXPORTER_OTLP_ENDPOINT;
-  const asked = config.OTEL_TRACES_EXPORTER ?? ((tracesUrl ?? base) ? 'otlp' : 'none');
-  const url = tracesUrl ?? `${(base ?? OTLP_DEFAULT_ENDPOINT).replace(/\/+$/, '')}/v1/traces`;
+  const endpoint = config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? config.OTEL_EXPORTER_OTLP_ENDPOINT;
+  const asked = config.OTEL_TRACES_EXPORTER ?? (endpoint ? 'otlp' : 'none');
   return {
-    exporter:
-      asked === 'otlp' && !config.OTEL_SDK_DISABLED
-        ? {
-            url,
-            headers: config.OTEL_EXPORTER_OTLP_HEADERS ?? {},
-            timeoutMs: config.OTEL_EXPORTER_OTLP_TIMEOUT,
-          }
-        : 'none',
-    serviceName: config.OTEL_SERVICE_NAME,
-    resourceAttributes: config.OTEL_RESOURCE_ATTRIBUTES ?? {},
+    exporter: asked === 'otlp' && !config.OTEL_SDK_DISABLED ? 'otlp' : 'none',
     sampler: config.OTEL_TRACES_SAMPLER,
     samplerRatio: config.OTEL_TRACES_SAMPLER_ARG,
     eventsTopic: topics(config).events,
@@ -65,12 +55,12 @@ export function clientOptions(config: Config) {
     headerPrefix: config.SIGNING_HEADER_PREFIX,
     nonce: config.SIGNING_SIGNATURE_MODE === 'md5-nonce',
     requestsPerSecond: config.SIGNING_RPS,
+    // Within the call's deadline, connecting and resending what was never sent are the client's
+    // own (CLIENT_DEFAULTS): the deadline and the cap on an answer's size are the deployment's.
     timeouts: {
-      connectMs: config.SIGNING_CONNECT_TIMEOUT_MS,
+      connectMs: CLIENT_DEFAULTS.timeouts.connectMs,
       callMs: config.SIGNING_CALL_TIMEOUT_MS,
     },
-    // The backoff between attempts of a request not sent is the client's own (CLIENT_DEFAULTS).
-    retry: { maxAttempts: config.SIGNING_RETRY_MAX_ATTEMPTS },
     maxConcurrentRequests: config.SIGNING_CONNECTIONS,
     maxResponseBytes: config.SIGNING_MAX_RESPONSE_BYTES,
     maxFileBytes: config.FILE_MAX_BYTES,
@@ -113,7 +103,7 @@ export function filePolicy(config: Config): FilePolicy {
     allowPrivate: config.FILE_URL_ALLOW_PRIVATE,
     maxBytes: config.FILE_MAX_BYTES,
     timeoutMs: config.FILE_URL_TIMEOUT_MS,
-    maxRedirects: config.FILE_URL_MAX_REDIRECTS,
+    maxRedirects: MAX_REDIRECTS,
   };
 }
 
@@ -157,47 +147,25 @@ export function bridgeSettings(config: Config): BridgeSettings {
     maxPendingBytes: config.MAX_PENDING_BYTES,
     classes: { of: config.COMMAND_CLASSES, weights: config.CLASS_WEIGHTS },
     limits: {
-      record: {
-        maxKeyBytes: config.RECORD_MAX_KEY_BYTES,
-        maxValueBytes: config.RECORD_MAX_VALUE_BYTES,
-        maxHeaders: config.RECORD_MAX_HEADERS,
-        maxHeaderBytes: config.RECORD_MAX_HEADER_BYTES,
-      },
-      json: {
-        maxDepth: config.COMMAND_MAX_DEPTH,
-        maxArrayItems: config.COMMAND_MAX_ARRAY_ITEMS,
-        maxNodes: config.COMMAND_MAX_NODES,
-      },
+      ...ENGINE.limits,
+      record: { ...ENGINE.limits.record, maxValueBytes: config.RECORD_MAX_VALUE_BYTES },
     },
     retry: {
+      ...ENGINE.retry,
       maxAttempts: config.RETRY_MAX_ATTEMPTS,
       maxElapsedMs: config.RETRY_MAX_ELAPSED_MS,
-      policy: {
-        initialDelayMs: config.RETRY_INITIAL_DELAY_MS,
-        maxDelayMs: config.RETRY_MAX_DELAY_MS,
-        multiplier: ENGINE.retry.policy.multiplier,
-      },
     },
     precondition: {
       timeoutMs: config.PRECONDITION_TIMEOUT_MS,
-      policy: {
-        initialDelayMs: config.PRECONDITION_INITIAL_DELAY_MS,
-        maxDelayMs: config.PRECONDITION_MAX_DELAY_MS,
-        multiplier: ENGINE.precondition.policy.multiplier,
-      },
+      policy: { ...ENGINE.precondition.policy, maxDelayMs: config.PRECONDITION_MAX_DELAY_MS },
     },
-    breaker: {
-      failureThreshold: config.BREAKER_FAILURE_THRESHOLD,
-      openDurationMs: config.BREAKER_OPEN_MS,
-      maxOpenDurationMs: config.BREAKER_MAX_OPEN_MS,
-      halfOpenProbes: config.BREAKER_HALF_OPEN_PROBES,
-    },
-    commitIntervalMs: config.COMMIT_INTERVAL_MS,
-    readinessTimeoutMs: config.READINESS_TIMEOUT_MS,
+    breaker: ENGINE.breaker,
+    commitIntervalMs: ENGINE.commitIntervalMs,
+    readinessTimeoutMs: ENGINE.readinessTimeoutMs,
     shutdownDeadlineMs: config.SHUTDOWN_DEADLINE_MS,
     handoverTimeoutMs: config.HANDOVER_TIMEOUT_MS,
     deliveryMode: config.DELIVERY_MODE,
-    ledgerCommandsPerBizId: config.LEDGER_COMMANDS_PER_BIZID,
+    ledgerCommandsPerBizId: ENGINE.ledgerCommandsPerBizId,
     crashLoopLimit: config.CRASH_LOOP_LIMIT,
     ledgerReplayWindowMs: config.LEDGER_REPLAY_WINDOW,
     source: config.EVENT_SOURCE,

@@ -1,4 +1,5 @@
 /** Rules between variables: each is checked once its variables are valid on their own. */
+import { defaultBridgeSettings } from '../consumers/settings.js';
 import type { InvalidField } from '../errors.js';
 import { kafkaChecks } from './kafka-checks.js';
 import type { VariableName } from './table.js';
@@ -9,12 +10,12 @@ interface PairRule {
   readonly smaller: VariableName;
 }
 
+/** A record's key and headers have fixed limits; only its value's is a variable. */
+const FIXED_RECORD = defaultBridgeSettings().limits.record;
+
 /** `larger` must be at least `smaller`. */
 export const AT_LEAST: readonly PairRule[] = [
   { larger: 'MAX_PENDING', smaller: 'MAX_IN_FLIGHT' },
-  { larger: 'RETRY_MAX_DELAY_MS', smaller: 'RETRY_INITIAL_DELAY_MS' },
-  { larger: 'PRECONDITION_MAX_DELAY_MS', smaller: 'PRECONDITION_INITIAL_DELAY_MS' },
-  { larger: 'BREAKER_MAX_OPEN_MS', smaller: 'BREAKER_OPEN_MS' },
   { larger: 'TOPIC_REPLICATION_FACTOR', smaller: 'TOPIC_MIN_INSYNC_REPLICAS' },
 ];
 
@@ -39,15 +40,10 @@ export function crossCheck(
 
 /** A record as large as the limits admit must fit within MAX_PENDING_BYTES, or none would run. */
 function pendingBytes(values: Partial<Record<VariableName, unknown>>): InvalidField[] {
-  const parts = [
-    values.RECORD_MAX_KEY_BYTES,
-    values.RECORD_MAX_VALUE_BYTES,
-    values.RECORD_MAX_HEADER_BYTES,
-  ];
-  const budget = values.MAX_PENDING_BYTES;
-  if (typeof budget !== 'number' || !parts.every((p) => typeof p === 'number')) return [];
-  const largest = (parts as number[]).reduce((sum, p) => sum + p, 0);
+  const { RECORD_MAX_VALUE_BYTES: value, MAX_PENDING_BYTES: budget } = values;
+  if (typeof budget !== 'number' || typeof value !== 'number') return [];
+  const largest = FIXED_RECORD.maxKeyBytes + value + FIXED_RECORD.maxHeaderBytes;
   if (budget >= largest) return [];
-  const rule = `must be at least the largest record the RECORD_MAX_* limits admit (${largest})`;
+  const rule = `must be at least the largest record the limits admit (${largest}: RECORD_MAX_VALUE_BYTES, a key of ${FIXED_RECORD.maxKeyBytes} and headers of ${FIXED_RECORD.maxHeaderBytes} bytes)`;
   return [{ path: 'MAX_PENDING_BYTES', rule }];
 }

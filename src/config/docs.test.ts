@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_DOC_PATH, renderConfigDoc } from './docs.js';
+import { CONFIG_DOC_PATH, ESSENTIALS_HEADING, renderConfigDoc } from './docs.js';
+import { ESSENTIALS } from './essentials.js';
 import { renderConfigHelp } from './help.js';
 import { loadConfig } from './load.js';
 import { configSummary } from './summary.js';
 import { CONFIG } from './table.js';
+import type { Variable } from './variable.js';
 
 describe('docs/configuration.md', () => {
   it('when the CONFIG table changes, then the doc is regenerated with it (npm run docs:config)', () => {
@@ -12,6 +14,20 @@ describe('docs/configuration.md', () => {
     expect(onDisk, 'docs/configuration.md is stale: run `npm run docs:config`').toBe(
       renderConfigDoc(),
     );
+  });
+
+  it('then it opens with what most deployments set: every required variable, and only variables of the table', () => {
+    const doc = renderConfigDoc();
+    const headings = doc.split('\n').filter((line) => line.startsWith('## '));
+    expect(headings[0]).toBe(ESSENTIALS_HEADING);
+    const section = doc.slice(doc.indexOf(ESSENTIALS_HEADING), doc.indexOf(headings[1] ?? ''));
+    for (const { name } of ESSENTIALS) expect(section).toContain(`| \`${name}\` |`);
+    for (const { name } of (CONFIG as readonly Variable[]).filter((v) => v.default === undefined)) {
+      expect(section).toContain(`| \`${name}\` | **required** |`);
+    }
+    const named = [...section.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map(([, name]) => name);
+    const known = new Set<string>(CONFIG.map((v) => v.name));
+    expect(named.filter((name) => !known.has(name as string))).toEqual([]);
   });
 
   it('then every variable has a row with its default', () => {

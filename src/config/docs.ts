@@ -1,13 +1,19 @@
 /** docs/configuration.md, rendered from the CONFIG table (`npm run docs:config` writes it). */
+import { ESSENTIAL_POINTERS, ESSENTIALS } from './essentials.js';
 import { CONFIG_FILE_MAX_BYTES } from './file-values.js';
 import { CONFIG } from './table.js';
 import { GROUPS, type Variable } from './variable.js';
 
 export const CONFIG_DOC_PATH = 'docs/configuration.md';
 
-const INTRO = `# Configuration
+const TITLE = `# Configuration
 
 <!-- Generated from the CONFIG table in src/config by \`npm run docs:config\`. Do not edit. -->
+`;
+
+export const ESSENTIALS_HEADING = '## What most deployments set';
+
+const INTRO = `## How the variables are read
 
 \`signing-bridge run\` reads its configuration from environment variables only. An unset or
 empty variable takes its default; a variable without a default is required. Start-up stops
@@ -18,7 +24,9 @@ A variable that begins like one of these (\`SIGNING_\`, \`KAFKA_\`, \`MAX_\`, \`
 first word of any name below) but is none of them is most likely misspelt (\`SIGNING_RPSS\`,
 \`MAX_INFLIGHT\`): \`run\` logs a warning naming it and the variable it probably meant, and
 \`--check-config\` refuses it. \`HTTP_PROXY\` and the variables Kubernetes defines for each Service
-(\`<NAME>_SERVICE_HOST\`, \`<NAME>_PORT...\`) are left alone.
+(\`<NAME>_SERVICE_HOST\`, \`<NAME>_PORT...\`) are left alone. A variable of an earlier release that
+the bridge no longer reads (most became fixed values, stated in [design.md](design.md)) is named
+the same way, with what became of it.
 
 
 Secret variables are never logged: the configuration summary logged at start (and printed by
@@ -36,7 +44,26 @@ export function renderConfigDoc(): string {
     return [`## ${group}`, '', '| Variable | Default | Description |', '|---|---|---|', ...rows];
   });
   const tables = sections.map((lines) => lines.join('\n')).join('\n\n');
-  return `${INTRO}\n${tables}\n`;
+  return `${TITLE}\n${essentials()}\n\n${INTRO}\n${tables}\n`;
+}
+
+/** The handful most deployments set, first: the rest of the doc is for when a default does not fit. */
+function essentials(): string {
+  const rows = ESSENTIALS.map(({ name, why }) => {
+    const variable = CONFIG.find((v) => v.name === name) as Variable;
+    return `| \`${name}\` | ${shownDefault(variable)} | ${escapeCell(why)} |`;
+  });
+  return [
+    ESSENTIALS_HEADING,
+    '',
+    'The first four are required; most deployments set some of the others too, and leave every other variable at its default.',
+    '',
+    '| Variable | Default | Why |',
+    '|---|---|---|',
+    ...rows,
+    '',
+    ...ESSENTIAL_POINTERS.map((pointer) => `- ${pointer}`),
+  ].join('\n');
 }
 
 function row(variable: Variable): string {

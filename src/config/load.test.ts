@@ -82,12 +82,9 @@ describe('loadConfig', () => {
   });
 
   it('when MAX_PENDING_BYTES is one byte short of the largest record the limits admit, then it is named; at that size it is valid', () => {
-    const limits = {
-      RECORD_MAX_KEY_BYTES: '1000',
-      RECORD_MAX_VALUE_BYTES: '2000000',
-      RECORD_MAX_HEADER_BYTES: '48576',
-    };
-    const largest = 1_000 + 2_000_000 + 48_576;
+    const limits = { RECORD_MAX_VALUE_BYTES: '2000000' };
+    // The fixed limits of a record's key (1 KiB) and headers (16 KiB) come on top.
+    const largest = 1_024 + 2_000_000 + 16_384;
     expect(
       loadConfig({ ...REQUIRED, ...limits, MAX_PENDING_BYTES: String(largest) }).MAX_PENDING_BYTES,
     ).toBe(largest);
@@ -203,42 +200,24 @@ const VALID: Record<VariableName, fc.Arbitrary<string>> = (() => {
       .tuple(int(1, 1_000), int(1, 1_000))
       .map(([interactive, bulk]) => `interactive=${interactive},bulk=${bulk}`),
     SIGNING_CONNECTIONS: int(1, 1_000),
-    SIGNING_CONNECT_TIMEOUT_MS: int(1, 60_000),
     SIGNING_CALL_TIMEOUT_MS: int(1, 3_600_000),
     SIGNING_MAX_RESPONSE_BYTES: int(1, 256 * 1_048_576),
-    SIGNING_RETRY_MAX_ATTEMPTS: int(1, 20),
     MAX_IN_FLIGHT: int(1, 10_000),
     MAX_PENDING: int(1, 100_000),
     // At least the largest record any limits below admit: that rule is the engine's.
     MAX_PENDING_BYTES: int(18 * 1_048_576, 1_000_000_000),
-    RECORD_MAX_KEY_BYTES: int(1, 4_096),
     RECORD_MAX_VALUE_BYTES: int(1_024, 16 * 1_048_576),
-    RECORD_MAX_HEADERS: int(0, 1_000),
-    RECORD_MAX_HEADER_BYTES: int(0, 1_048_576),
-    COMMAND_MAX_DEPTH: int(8, 256),
-    COMMAND_MAX_ARRAY_ITEMS: int(50, 100_000),
-    COMMAND_MAX_NODES: int(1_000, 10_000_000),
     RETRY_MAX_ATTEMPTS: int(1, 1_000),
     RETRY_MAX_ELAPSED_MS: int(1, 86_400_000),
-    RETRY_INITIAL_DELAY_MS: ms,
-    RETRY_MAX_DELAY_MS: ms,
     PRECONDITION_TIMEOUT_MS: ms,
-    PRECONDITION_INITIAL_DELAY_MS: ms,
-    PRECONDITION_MAX_DELAY_MS: ms,
-    COMMIT_INTERVAL_MS: int(1, 60_000),
-    READINESS_TIMEOUT_MS: int(1_000, 600_000),
+    PRECONDITION_MAX_DELAY_MS: int(250, 3_600_000),
     SHUTDOWN_DEADLINE_MS: ms,
     HANDOVER_TIMEOUT_MS: ms,
-    LEDGER_COMMANDS_PER_BIZID: int(1, 10_000),
     CRASH_LOOP_LIMIT: int(1, 20),
     LEDGER_REPLAY_WINDOW: fc
       .tuple(fc.integer({ min: 1, max: 300 }), fc.constantFrom('s', 'm', 'h', 'd'))
       .map(([n, u]) => `${n}${u}`),
     EVENT_SOURCE: word,
-    BREAKER_FAILURE_THRESHOLD: int(1, 1_000),
-    BREAKER_OPEN_MS: ms,
-    BREAKER_MAX_OPEN_MS: ms,
-    BREAKER_HALF_OPEN_PROBES: int(1, 100),
     FILE_MAX_BYTES: int(1, 100_000_000),
     FILE_URL_ALLOWED_HOSTS: fc
       .array(
@@ -256,9 +235,7 @@ const VALID: Record<VariableName, fc.Arbitrary<string>> = (() => {
       .map((list) => list.join(',')),
     FILE_URL_ALLOW_PRIVATE: flag,
     FILE_URL_TIMEOUT_MS: int(1, 600_000),
-    FILE_URL_MAX_REDIRECTS: int(0, 10),
     LOG_LEVEL: fc.constantFrom('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'),
-    LOG_PRETTY: flag,
     HTTP_PORT: int(0, 65_535),
     HTTP_HOST: fc.oneof(fc.ipV4(), fc.constant('localhost')),
     OTEL_TRACES_EXPORTER: fc.constantFrom('', 'otlp', 'none'),

@@ -11,7 +11,7 @@ import { KAFKA_SECURITY } from './variables/kafka-security.js';
 import { LIMITS } from './variables/limits.js';
 import { OBSERVABILITY } from './variables/observability.js';
 import { PLATFORM } from './variables/platform.js';
-import { BREAKER, PROCESSING } from './variables/processing.js';
+import { PROCESSING } from './variables/processing.js';
 import { TRACING } from './variables/tracing.js';
 
 export const CONFIG = [
@@ -22,7 +22,6 @@ export const CONFIG = [
   ...PROCESSING,
   ...CLASSES,
   ...LIMITS,
-  ...BREAKER,
   ...FILES,
   ...OBSERVABILITY,
   ...TRACING,

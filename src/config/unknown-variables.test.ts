@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeUnknown, REMOVED_VARIABLES, unknownVariables } from './unknown-variables.js';
+import { REMOVED_VARIABLES } from './removed-variables.js';
+import { describeUnknown, unknownVariables } from './unknown-variables.js';
 
 describe('unknownVariables', () => {
   it("when names are misspelt with the bridge's prefixes, then each is named with the variable it most likely meant", () => {
@@ -59,6 +60,20 @@ describe('unknownVariables', () => {
   });
 });
 
+describe("OpenTelemetry's exporter", () => {
+  it('when the rest of its standard variables are set, then they are left to it; other OTLP signals are unknown', () => {
+    const env = {
+      OTEL_EXPORTER_OTLP_COMPRESSION: 'gzip',
+      OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE: '/etc/otel/ca.pem',
+      OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'api-key=x',
+      OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: 'http://collector:4318/v1/metrics',
+    };
+    expect(unknownVariables(env).map((unknown) => unknown.name)).toEqual([
+      'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT',
+    ]);
+  });
+});
+
 describe('removed variables', () => {
   it('when a deployment still sets a removed timeout, then it is named with its replacement and why', () => {
     const unknown = unknownVariables({
@@ -87,11 +102,25 @@ describe('removed variables', () => {
     expect(unknown).toEqual([
       {
         name: 'SIGNING_RETRY_INITIAL_DELAY_MS',
-        removed: expect.stringContaining('RETRY_INITIAL_DELAY_MS'),
+        removed: expect.stringContaining('after a short fixed backoff'),
       },
     ]);
     expect(describeUnknown(unknown)).toMatch(
       /^unknown variables \(1\), not read: SIGNING_RETRY_INITIAL_DELAY_MS \(removed: the client now resends only requests that were not sent/,
+    );
+  });
+
+  it('when a deployment still sets a knob that became a fixed value, then it is told the value, also where no variable keeps its prefix', () => {
+    const unknown = unknownVariables({ BREAKER_OPEN_MS: '1000', RECORD_MAX_KEY_BYTES: '100' });
+    expect(unknown).toEqual([
+      { name: 'BREAKER_OPEN_MS', removed: expect.stringContaining('open it for 5000 ms') },
+      {
+        name: 'RECORD_MAX_KEY_BYTES',
+        removed: expect.stringContaining('only RECORD_MAX_VALUE_BYTES is still a variable'),
+      },
+    ]);
+    expect(describeUnknown(unknown)).toContain(
+      'BREAKER_OPEN_MS (removed: the circuit breaker is fixed: 20 outage failures in a row',
     );
   });
 

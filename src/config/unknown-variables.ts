@@ -4,6 +4,7 @@
  * (SIGNING_RPSS, MAX_INFLIGHT), it would be ignored and the default silently in force; `run`
  * warns about it, `run --check-config` refuses it.
  */
+import { REMOVED_VARIABLES } from './removed-variables.js';
 import { CONFIG } from './table.js';
 
 export interface UnknownVariable {
@@ -14,44 +15,22 @@ export interface UnknownVariable {
   readonly removed?: string;
 }
 
-/**
- * Variables the bridge once read and no longer does, with what to set instead. A deployment that
- * still sets one is told so (a warning at `run`, an error at `run --check-config`), not left to
- * guess why its value no longer counts.
- */
-export const REMOVED_VARIABLES: Readonly<
-  Record<string, { readonly replacement?: string; readonly note: string }>
-> = {
-  SIGNING_HEADERS_TIMEOUT_MS: {
-    replacement: 'SIGNING_CALL_TIMEOUT_MS',
-    note: 'one deadline now covers the whole call, from waiting for a connection to the last byte of the answer',
-  },
-  SIGNING_BODY_TIMEOUT_MS: {
-    replacement: 'SIGNING_CALL_TIMEOUT_MS',
-    note: 'one deadline now covers the whole call; a body that drips in no longer restarts a timer with every chunk',
-  },
-  SIGNING_RETRY_INITIAL_DELAY_MS: {
-    note: 'the client now resends only requests that were not sent or were throttled, after a short fixed backoff; the command retries are RETRY_INITIAL_DELAY_MS',
-  },
-  SIGNING_RETRY_MAX_DELAY_MS: {
-    note: 'the client now resends only requests that were not sent or were throttled, after a short fixed backoff; the command retries are RETRY_MAX_DELAY_MS',
-  },
-};
-
 const KNOWN: ReadonlySet<string> = new Set(CONFIG.map((variable) => variable.name));
 const PREFIXES: readonly string[] = [
   ...new Set(CONFIG.map(({ name }) => name.slice(0, name.indexOf('_') + 1))),
 ];
 
 /**
- * Set by other software in the same environment, not misspellings of ours: a proxy, and what
- * Kubernetes defines for every Service of the namespace (a Service named `kafka` gives
- * KAFKA_SERVICE_HOST, KAFKA_PORT, KAFKA_PORT_9092_TCP_ADDR, ...).
+ * Read by other software, not misspellings of ours: a proxy; what Kubernetes defines for every
+ * Service of the namespace (a Service named `kafka` gives KAFKA_SERVICE_HOST, KAFKA_PORT,
+ * KAFKA_PORT_9092_TCP_ADDR, ...); and the rest of what OpenTelemetry's OTLP exporter reads of
+ * the environment itself once tracing is on (compression, TLS files, traces-only settings).
  */
 const OTHER_SOFTWARE = [
   /^HTTP_PROXY$/,
   /_SERVICE_(HOST|PORT)(_[A-Z0-9_]+)?$/,
   /_PORT(_\d+_(TCP|UDP|SCTP)(_(PROTO|PORT|ADDR))?)?$/,
+  /^OTEL_EXPORTER_OTLP_(TRACES_)?(ENDPOINT|HEADERS|TIMEOUT|COMPRESSION|CERTIFICATE|CLIENT_CERTIFICATE|CLIENT_KEY)$/,
 ];
 
 /** A suggestion is made for a name within this many edits of a known one. */
@@ -65,7 +44,10 @@ export function unknownVariables(
   return Object.keys(env)
     .filter((name) => {
       const upper = name.toUpperCase();
-      if (KNOWN.has(name) || !PREFIXES.some((prefix) => upper.startsWith(prefix))) return false;
+      if (KNOWN.has(name)) return false;
+      // A removed variable's prefix may be no current variable's (BREAKER_).
+      if (Object.hasOwn(REMOVED_VARIABLES, upper)) return true;
+      if (!PREFIXES.some((prefix) => upper.startsWith(prefix))) return false;
       return !OTHER_SOFTWARE.some((pattern) => pattern.test(upper));
     })
     .sort()

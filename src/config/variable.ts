@@ -7,7 +7,6 @@ export const GROUPS = [
   'Signing platform',
   'Processing',
   'Limits',
-  'Circuit breaker',
   'Files',
   'Observability',
   'Tracing',

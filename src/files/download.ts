@@ -9,6 +9,9 @@ import { fetchFailed, refused } from './file-errors.js';
 import { NonPublicAddress } from './guarded-lookup.js';
 import { checkUrl, privateAddressMessage, type UrlPolicy } from './url-check.js';
 
+/** Redirects the service's downloads follow, each to a URL that passes the same checks. */
+export const MAX_REDIRECTS = 3;
+
 export interface DownloadPolicy extends UrlPolicy {
   readonly maxBytes: number;
   readonly timeoutMs: number;

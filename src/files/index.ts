@@ -1,1 +1,2 @@
+export { MAX_REDIRECTS } from './download.js';
 export { createFileLoader, type FileLoader, type FilePolicy } from './file-loader.js';

@@ -6,6 +6,7 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { CallInfo } from '../api-client/index.js';
 import { PlatformRejected } from '../errors.js';
+import { Cells } from './metric-cells.js';
 
 /** The label of calls without a priority (not made for a command). */
 const NO_CLASS = 'none';
@@ -63,9 +64,10 @@ export function budgetMetrics(registry: Registry, prefix: string): BudgetMetrics
     help: 'Commands running in a slot (MAX_IN_FLIGHT), by priority class',
     labelNames: ['class'],
   });
+  const tokenWaitOf = new Cells((name) => tokenWait.labels({ class: name }));
   return {
     onCall({ operation, priority, tokenWaitMs, error }) {
-      tokenWait.observe({ class: priority || NO_CLASS }, tokenWaitMs / 1000);
+      tokenWaitOf.get(priority || NO_CLASS).observe(tokenWaitMs / 1000);
       if (error instanceof PlatformRejected && error.details.family === 'throttled') {
         throttled.inc({ operation });
       }

@@ -12,7 +12,7 @@ function capture(level = 'info') {
       done();
     },
   });
-  const log = createLogger({ level, pretty: false, headerPrefix: 'x-svc-open-' }, stream);
+  const log = createLogger({ level, headerPrefix: 'x-svc-open-' }, stream);
   return { lines, log };
 }
 

@@ -6,7 +6,6 @@ export { createMetrics, type Metrics } from './metrics.js';
 export { type Observers, observers } from './observe.js';
 export {
   createTracing,
-  type OtlpSettings,
   type Sampler,
   type Tracing,
   type TracingSettings,

@@ -10,7 +10,7 @@ function capture() {
       done();
     },
   });
-  const log = createLogger({ level: 'info', pretty: false, headerPrefix: 'x-svc-open-' }, stream);
+  const log = createLogger({ level: 'info', headerPrefix: 'x-svc-open-' }, stream);
   return { log, lines };
 }
 
@@ -55,6 +55,68 @@ describe('createLogger', () => {
         },
       },
     });
+  });
+
+  it('when a secret is nested deeper than two levels, then it is redacted', () => {
+    const { log, lines } = capture();
+    log.info({ a: { b: { c: { d: { password: 'pw-deep', appSecret: 's3cret' } } } } }, 'deep');
+    log.info({ items: [{ kafka: { sasl: { password: 'pw-array' } } }] }, 'array');
+    expect(JSON.stringify(lines)).not.toMatch(/pw-|s3cret/);
+    expect(lines[0]).toMatchObject({ a: { b: { c: { d: { password: '[redacted]' } } } } });
+    expect(lines[1]).toMatchObject({ items: [{ kafka: { sasl: { password: '[redacted]' } } }] });
+  });
+
+  it('when a logged error holds a secret in its details or in a cause given as an object, then it is redacted and the error is still printed as one', () => {
+    const { log, lines } = capture();
+    const error = Object.assign(new Error('connection refused'), {
+      details: { settings: { appSecret: 's3cret', baseUrl: 'http://x' } },
+      cause: { request: { headers: { 'X-Svc-Open-Signature': 'abc123', accept: 'json' } } },
+      inner: Object.assign(new Error('inner'), { details: { password: 'pw-inner' } }),
+    });
+    log.error({ err: error }, 'failed');
+    expect(JSON.stringify(lines)).not.toMatch(/s3cret|abc123|pw-/);
+    expect(lines[0]).toMatchObject({
+      err: {
+        type: 'Error',
+        message: 'connection refused',
+        stack: expect.stringContaining('connection refused'),
+        details: { settings: { appSecret: '[redacted]', baseUrl: 'http://x' } },
+        cause: {
+          request: { headers: { 'X-Svc-Open-Signature': '[redacted]', accept: 'json' } },
+        },
+        inner: { message: 'inner', details: { password: '[redacted]' } },
+      },
+    });
+  });
+
+  it('when an error with a secret is logged under another key, as the first argument or in a child binding, then it is redacted', () => {
+    const { log, lines } = capture();
+    const error = Object.assign(new Error('refused'), { details: { password: 'pw-other' } });
+    log.warn({ reason: error }, 'other key');
+    log.error(Object.assign(new Error('first'), { details: { appToken: 't0ken' } }));
+    log.child({ kafka: { sasl: { password: 'pw-child' } } }).info('child');
+    expect(JSON.stringify(lines)).not.toMatch(/pw-|t0ken/);
+    expect(lines[0]).toMatchObject({ reason: { details: { password: '[redacted]' } } });
+    expect(lines[1]).toMatchObject({
+      err: { message: 'first', details: { appToken: '[redacted]' } },
+    });
+    expect(lines[2]).toMatchObject({ kafka: { sasl: { password: '[redacted]' } }, msg: 'child' });
+  });
+
+  it('when an object is interpolated into the message, or has a JSON form of its own, then its secrets are redacted', () => {
+    const { log, lines } = capture();
+    log.info('settings %j', { password: 'pw-interpolated' });
+    log.info({ a: 1 }, 'settings %o', { sasl: { password: 'pw-object' } });
+    log.info({ summary: { toJSON: () => ({ SIGNING_APP_SECRET: 's3cret' }) } }, 'summary');
+    expect(JSON.stringify(lines)).not.toMatch(/pw-|s3cret/);
+    expect(lines[2]).toMatchObject({ summary: { SIGNING_APP_SECRET: '[redacted]' } });
+  });
+
+  it('when an object is logged, then the caller keeps it as it was', () => {
+    const { log } = capture();
+    const settings = { kafka: { sasl: { password: 'pw' } }, when: new Date(0) };
+    log.info(settings, 'settings');
+    expect(settings).toEqual({ kafka: { sasl: { password: 'pw' } }, when: new Date(0) });
   });
 
   it('when a child logger carries command ids, then every line of it has them', () => {

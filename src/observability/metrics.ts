@@ -12,6 +12,7 @@ import { COMMAND_TYPES } from '../schemas/messages/index.js';
 import { type BudgetMetrics, budgetMetrics } from './budget-metrics.js';
 import { callOutcome } from './call-outcome.js';
 import { kafkaMetrics, type ServiceStatus } from './kafka-metrics.js';
+import { Cells, PairCells, PairCounter } from './metric-cells.js';
 import { answerCode } from './platform-answers.js';
 
 export interface Metrics {
@@ -47,10 +48,15 @@ export function createMetrics(status?: ServiceStatus): Metrics {
   const m = instruments(registry);
   const budget = budgetMetrics(registry, PREFIX);
   const kafka = kafkaMetrics(registry, PREFIX, status);
+  // What every command and call updates, found by label values (metric-cells.ts).
+  const commandDuration = new PairCells((type, outcome) =>
+    m.commandDuration.labels({ type, outcome }),
+  );
+  const callDuration = new Cells((operation) => m.callDuration.labels({ operation }));
   const observer: BridgeObserver = {
     commandFinished({ type, outcome, durationMs, errorCode }) {
-      m.commands.inc({ type, outcome });
-      m.commandDuration.observe({ type, outcome }, durationMs / 1000);
+      m.commands.inc(type, outcome);
+      commandDuration.get(type, outcome).observe(durationMs / 1000);
       if (errorCode === 'SB_ERR_COMMAND_OUTCOME_UNKNOWN') m.outcomesUnknown.inc({ type });
     },
     deadLettered: ({ type, reason }) => m.deadLetters.inc({ type, reason }),
@@ -73,11 +79,11 @@ export function createMetrics(status?: ServiceStatus): Metrics {
   };
   const onCall = (info: CallInfo) => {
     const { operation } = info;
-    m.calls.inc({ operation, outcome: callOutcome(info.error) });
-    m.callDuration.observe({ operation }, info.durationMs / 1000);
+    m.calls.inc(operation, callOutcome(info.error));
+    callDuration.get(operation).observe(info.durationMs / 1000);
     budget.onCall(info);
     const code = answerCode(info);
-    if (code !== undefined) m.answers.inc({ operation, code });
+    if (code !== undefined) m.answers.inc(operation, code);
   };
   return { registry, observer, onCall, budget };
 }
@@ -96,7 +102,7 @@ function instruments(registers: Registry) {
   }
   return {
     deadLetters,
-    commands: new Counter({
+    commands: new PairCounter({
       ...common,
       name: `${PREFIX}commands_total`,
       help: 'Commands ended, by type and how they ended',
@@ -127,13 +133,13 @@ function instruments(registers: Registry) {
       help: 'Command records forwarded to the partition their key belongs to (a producer partitioning by another hash than murmur2), by type',
       labelNames: ['type'],
     }),
-    calls: new Counter({
+    calls: new PairCounter({
       ...common,
       name: `${PREFIX}platform_calls_total`,
       help: 'HTTP attempts to the signing platform, by operation and outcome',
       labelNames: ['operation', 'outcome'],
     }),
-    answers: new Counter({
+    answers: new PairCounter({
       ...common,
       name: `${PREFIX}platform_answers_total`,
       help: "The platform's answers, by operation and code (its code table's codes, 0 for success, other)",

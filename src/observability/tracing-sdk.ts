@@ -1,13 +1,14 @@
 /**
  * The OpenTelemetry SDK as the bridge runs it, loaded only when tracing is on: a tracer provider
- * with the sampler and resource of the OTEL_* variables, spans exported over OTLP (HTTP,
- * protobuf) in bounded batches, and the AsyncLocalStorage context that lets a platform call's
- * span find its command's.
+ * with the sampler of the OTEL_TRACES_SAMPLER variables, a resource and an OTLP exporter (HTTP,
+ * protobuf) that read their own standard OTEL_* variables from the environment, spans exported
+ * in bounded batches, and the AsyncLocalStorage context that lets a platform call's span find
+ * its command's.
  */
 import { context, type DiagLogger, DiagLogLevel, diag } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { resourceFromAttributes } from '@opentelemetry/resources';
+import { detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import {
   AlwaysOffSampler,
   AlwaysOnSampler,
@@ -21,7 +22,7 @@ import {
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
 import type { Logger } from 'pino';
-import type { OtlpSettings, TracingSettings } from './tracing-settings.js';
+import { DEFAULT_SERVICE_NAME, type TracingSettings } from './tracing-settings.js';
 
 /** Spans waiting for export at most; more are dropped (the SDK counts them), never queued. */
 export const MAX_QUEUED_SPANS = 2_048;
@@ -33,21 +34,19 @@ export function tracerProvider(settings: TracingSettings, log: Logger): TracerPr
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   return new TracerProvider({
     sampler: sampler(settings),
-    resource: resourceFromAttributes({
-      ...settings.resourceAttributes,
-      'service.name': settings.serviceName,
-    }),
-    spanProcessors: [processor(settings.exporter as OtlpSettings | SpanExporter)],
+    // OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME, read by the detector, win over the default.
+    resource: resourceFromAttributes({ 'service.name': DEFAULT_SERVICE_NAME }).merge(
+      detectResources({ detectors: [envDetector] }),
+    ),
+    spanProcessors: [processor(settings.exporter as 'otlp' | SpanExporter)],
   });
 }
 
-function processor(exporter: OtlpSettings | SpanExporter): SpanProcessor {
-  if ('export' in exporter) return new SimpleSpanProcessor({ exporter });
-  const otlp = new OTLPTraceExporter({
-    url: exporter.url,
-    headers: { ...exporter.headers },
-    timeoutMillis: exporter.timeoutMs,
-  });
+function processor(exporter: 'otlp' | SpanExporter): SpanProcessor {
+  if (exporter !== 'otlp') return new SimpleSpanProcessor({ exporter });
+  // Given nothing, the exporter takes its endpoint, headers and timeout from the OTEL_EXPORTER_OTLP_*
+  // variables, as OpenTelemetry specifies them (http://localhost:4318/v1/traces when none is set).
+  const otlp = new OTLPTraceExporter();
   return new BatchSpanProcessor({ exporter: otlp, ...BATCH, maxQueueSize: MAX_QUEUED_SPANS });
 }
 

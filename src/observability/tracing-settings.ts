@@ -9,21 +9,20 @@ export type Sampler =
   | 'parentbased_always_off'
   | 'parentbased_traceidratio';
 
-export interface OtlpSettings {
-  /** Where spans are POSTed (OTLP over HTTP, protobuf). */
-  readonly url: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly timeoutMs: number;
-}
-
 export interface TracingSettings {
-  /** `none`: off. A SpanExporter (tests) gets each span as it ends. */
-  readonly exporter: 'none' | OtlpSettings | SpanExporter;
-  readonly serviceName: string;
-  readonly resourceAttributes: Readonly<Record<string, string>>;
+  /**
+   * `none`: off. `otlp`: spans go over OTLP (HTTP, protobuf) in batches, where the standard
+   * OTEL_EXPORTER_OTLP_* variables say: OpenTelemetry's exporter reads them itself, as the
+   * resource reads OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES. A SpanExporter (tests) gets
+   * each span as it ends.
+   */
+  readonly exporter: 'none' | 'otlp' | SpanExporter;
   readonly sampler: Sampler;
   /** The ratio of the traceidratio samplers, 0 to 1. */
   readonly samplerRatio: number;
   /** Where the command's events go: the name of its produce span. */
   readonly eventsTopic: string;
 }
+
+/** The spans' service.name when neither OTEL_SERVICE_NAME nor OTEL_RESOURCE_ATTRIBUTES names one. */
+export const DEFAULT_SERVICE_NAME = 'signing-bridge';

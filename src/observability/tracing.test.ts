@@ -1,7 +1,10 @@
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import { pino } from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startAttemptSpan } from '../api-client/call-span.js';
 import type { InboundRecord } from '../kafka/index.js';
 import { createTracing, type Tracing, type TracingSettings } from './tracing.js';
@@ -12,8 +15,6 @@ const PRODUCER_SPAN = '00f067aa0ba902b7';
 
 const settings = (exporter: TracingSettings['exporter']): TracingSettings => ({
   exporter,
-  serviceName: 'signing-bridge',
-  resourceAttributes: { 'deployment.environment.name': 'test' },
   sampler: 'parentbased_always_on',
   samplerRatio: 1,
   eventsTopic: 'signing-bridge.events',
@@ -130,5 +131,58 @@ describe('createTracing', () => {
     expect(observation?.headers.traceparent).toMatch(
       new RegExp(`^00-${TRACE_ID}-[0-9a-f]{16}-00$`),
     );
+  });
+});
+
+describe('what OpenTelemetry reads of the environment itself', () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  /** The resource of a span made by a tracing started with the environment as it is now. */
+  async function resource() {
+    const { exporter, tracing: on } = await started();
+    on.tracer?.startSpan('any').end();
+    return exporter.getFinishedSpans()[0]?.resource.attributes;
+  }
+
+  it('when neither OTEL_SERVICE_NAME nor OTEL_RESOURCE_ATTRIBUTES is set, then service.name is signing-bridge', async () => {
+    vi.stubEnv('OTEL_SERVICE_NAME', undefined);
+    vi.stubEnv('OTEL_RESOURCE_ATTRIBUTES', undefined);
+    expect((await resource())?.['service.name']).toBe('signing-bridge');
+  });
+
+  it('when OTEL_RESOURCE_ATTRIBUTES is set, then the spans carry its attributes, its service.name too unless OTEL_SERVICE_NAME is set', async () => {
+    vi.stubEnv('OTEL_SERVICE_NAME', undefined);
+    vi.stubEnv('OTEL_RESOURCE_ATTRIBUTES', 'deployment.environment.name=prod,service.name=mine');
+    expect(await resource()).toMatchObject({
+      'deployment.environment.name': 'prod',
+      'service.name': 'mine',
+    });
+    vi.stubEnv('OTEL_SERVICE_NAME', 'bridge-eu');
+    expect((await resource())?.['service.name']).toBe('bridge-eu');
+  });
+
+  it('when a traces endpoint and headers are set, then spans are posted to that URL as it is, with the headers decoded', async () => {
+    const received: Array<{ path?: string; apiKey?: string | string[] }> = [];
+    const receiver = createServer((req, res) => {
+      req.resume().on('end', () => {
+        received.push({ path: req.url, apiKey: req.headers['api-key'] });
+        res.writeHead(200).end();
+      });
+    }).listen(0, '127.0.0.1');
+    await once(receiver, 'listening');
+    const { port } = receiver.address() as AddressInfo;
+    vi.stubEnv('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', `http://127.0.0.1:${port}/api/traces`);
+    vi.stubEnv('OTEL_EXPORTER_OTLP_ENDPOINT', 'http://127.0.0.1:1');
+    vi.stubEnv('OTEL_EXPORTER_OTLP_HEADERS', 'api-key=a%20b');
+    try {
+      tracing = createTracing(settings('otlp'), log);
+      await tracing.start();
+      tracing.tracer?.startSpan('exported').end();
+      // A stop exports what is left.
+      await tracing.shutdown();
+      expect(received).toEqual([{ path: '/api/traces', apiKey: 'a b' }]);
+    } finally {
+      receiver.close();
+    }
   });
 });

@@ -9,7 +9,7 @@ import type { BridgeObserver, CommandObservation } from '../consumers/index.js';
 import { UNOBSERVED } from '../consumers/settings.js';
 import type { TracingSettings } from './tracing-settings.js';
 
-export type { OtlpSettings, Sampler, TracingSettings } from './tracing-settings.js';
+export { DEFAULT_SERVICE_NAME, type Sampler, type TracingSettings } from './tracing-settings.js';
 
 export interface Tracing {
   /** For the platform client; undefined when tracing is off. */

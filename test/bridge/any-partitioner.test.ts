@@ -23,6 +23,8 @@ import {
 } from '../support/bridge-harness.js';
 import { harnessKafkaClient } from '../support/harness-kafka-client.js';
 import { murmur2Partition } from '../support/partitions.js';
+import { untilSettled } from '../support/settled.js';
+import { waitUntil } from '../support/wait.js';
 
 /** librdkafka's `consistent_random` for keyed records: CRC32 of the key. */
 const crc32Partitioner: ICustomPartitioner =
@@ -80,14 +82,6 @@ async function send(by: keyof typeof producers, type: CommandType, command: Comm
   });
 }
 
-async function until(condition: () => boolean | Promise<boolean>, what: string) {
-  const deadline = Date.now() + 60_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 /** A bizId that CRC32 puts on another partition than murmur2 does. */
 function misplacedBizId(name: string): string {
   for (;;) {
@@ -114,10 +108,14 @@ describe('producers partitioning by another hash than murmur2', () => {
       await send('murmur2', 'create-contract', command);
     }
     const expected = duplicates + creates.length * 3;
-    await until(
-      () => endings.filter((e) => e === 'duplicate').length >= expected,
-      'the replays skipped',
-    );
+    await waitUntil(() => endings.filter((e) => e === 'duplicate').length, {
+      until: (skipped) => skipped >= expected,
+      what: `${expected} commands skipped as replays`,
+      timeoutMs: 60_000,
+    });
+    // "Exactly one" holds only once nothing more can come: every record committed (none will run
+    // again) and every event published so far read, a late duplicate included.
+    await untilSettled({ brokers, groupId: bridge.settings.groupId, topics, collector });
     for (const { command } of creates) {
       expect(
         await sim.admin.calls({ operation: 'createDraft', bizId: command.bizId }),

@@ -21,6 +21,7 @@ import {
   uniqueTopics,
 } from '../support/bridge-harness.js';
 import { uncommitted, untilCommitted } from '../support/settled.js';
+import { waitUntil } from '../support/wait.js';
 
 const topics = uniqueTopics();
 let dataDir: string;
@@ -42,14 +43,6 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 describe('a broker restart mid-stream', () => {
   it('when the broker is gone, then the bridge turns not ready; when it comes back, the bridge is ready again, every command ends and every partition commits up to its finished commands, also at a graceful stop', async () => {
     const bridge: InProcessBridge = await startBridge({
@@ -68,7 +61,11 @@ describe('a broker restart mid-stream', () => {
     await sender.close();
 
     await kafka.stop();
-    await until(() => !bridge.bridge.ready, 'not ready while the broker is gone');
+    await waitUntil(() => bridge.bridge.ready, {
+      until: (ready) => !ready,
+      what: 'not ready while the broker is gone',
+      timeoutMs: 60_000,
+    });
     kafka = await startLocalKafka({ dataDir, port });
 
     const collector = await EventCollector.start(kafka.brokers, topics);
@@ -77,7 +74,10 @@ describe('a broker restart mid-stream', () => {
       120_000,
     );
     await untilCommitted(kafka.brokers, groupId, topics);
-    await until(() => bridge.bridge.ready, 'ready again once consuming');
+    await waitUntil(() => bridge.bridge.ready, {
+      what: 'ready again once consuming',
+      timeoutMs: 60_000,
+    });
 
     await bridge.stop();
     expect(await uncommitted(kafka.brokers, groupId, topics)).toEqual([]);

@@ -4,10 +4,11 @@
  * more than the budget (read from every process's "platform budget share changed" log lines).
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { topicNames } from '../../src/schemas/messages/index.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
 import { BridgeProcess, createTopics, uniquePrefix } from '../support/bridge-harness.js';
+import { waitUntil } from '../support/wait.js';
 
 const brokers = inject('kafkaBrokers').split(',');
 const BUDGET = 12;
@@ -50,12 +51,14 @@ function shareOf(bridge: BridgeProcess): number {
 }
 
 async function sharesBecome(expected: Map<BridgeProcess, number>): Promise<void> {
-  await vi.waitFor(
-    () => {
-      for (const [bridge, share] of expected) expect(shareOf(bridge)).toBeCloseTo(share, 6);
-    },
-    { timeout: 60_000, interval: 100 },
-  );
+  const wanted = [...expected.values()];
+  await waitUntil(() => [...expected.keys()].map(shareOf), {
+    // toBeCloseTo's precision 6: within 0.5e-6.
+    until: (shares) => shares.every((share, i) => Math.abs(share - (wanted[i] ?? 0)) < 0.5e-6),
+    what: `the processes' shares to become ${wanted.join(', ')}`,
+    timeoutMs: 60_000,
+    intervalMs: 100,
+  });
 }
 
 /**

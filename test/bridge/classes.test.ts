@@ -3,7 +3,7 @@
  * (bulk) fills its share of the backlog, and a create-contract (interactive) sent after it is
  * still fetched and overtakes them, slot and rate token alike.
  */
-import { afterAll, afterEach, beforeAll, expect, inject, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, inject, it } from 'vitest';
 import type { BridgeObserver } from '../../src/consumers/index.js';
 import type { GroupConsumer, KafkaConnection, TopicPartitions } from '../../src/kafka/index.js';
 import type { Command } from '../../src/schemas/messages/index.js';
@@ -18,6 +18,7 @@ import {
   uniqueTopics,
 } from '../support/bridge-harness.js';
 import { signingContracts } from '../support/signing-contracts.js';
+import { waitUntil } from '../support/wait.js';
 
 const brokers = inject('kafkaBrokers').split(',');
 let sim: RunningSimulator;
@@ -104,7 +105,7 @@ it('when the bulk class is full, then only its topics pause, and an interactive 
     command: { ...meta(bizIds[i % bizIds.length] as string), payload: {} } as Command<'remind'>,
   }));
   await sender.send(reminders);
-  await vi.waitFor(() => expect(holds[0]).toBeDefined(), { timeout: 30_000 });
+  await waitUntil(() => holds[0], { what: 'the first hold of a class' });
   // Both partitions of the reminders' topic are held back, none of create-contract's.
   expect(holds[0]).toEqual({ on: true, remind: 2, createContract: 0 });
 

@@ -21,6 +21,7 @@ import {
   uniquePrefix,
 } from '../support/bridge-harness.js';
 import { harnessKafkaClient } from '../support/harness-kafka-client.js';
+import { waitUntil } from '../support/wait.js';
 
 const PARTITIONS = 2;
 const LIMIT = 1;
@@ -89,14 +90,6 @@ async function kill(bridge: BridgeProcess): Promise<void> {
 }
 
 /** Waits for a fact the test's own ledger consumer reports. */
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 /** Three create-contracts on the poison's partition, sent now. */
 async function sendThree(name: string) {
   const creates = await Promise.all(
@@ -135,10 +128,11 @@ describe('a record that kills the process whenever it runs', () => {
 
     for (let deaths = 0; deaths < LIMIT; deaths++) {
       bridge = await start();
-      await until(
-        () => careful.some((c) => c.topic === topics.commands.initiate && c.deaths === deaths),
-        `the poison running alone with ${deaths} deaths`,
-      );
+      await waitUntil(() => careful.filter((c) => c.topic === topics.commands.initiate), {
+        until: (runs) => runs.some((c) => c.deaths === deaths),
+        what: `the poison running alone with ${deaths} deaths`,
+        timeoutMs: 60_000,
+      });
       await kill(bridge);
     }
 

@@ -3,7 +3,7 @@
  * paused when the backlog is full, and a graceful stop that commits what it finished.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, expect, inject, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, inject, it } from 'vitest';
 import { Bridge, type BridgeObserver, type CommandEnding } from '../../src/consumers/index.js';
 import type { Handlers } from '../../src/handlers/types.js';
 import { createKafkaConnection } from '../../src/kafka/index.js';
@@ -20,6 +20,7 @@ import {
   uniqueTopics,
 } from '../support/bridge-harness.js';
 import { harnessKafkaClient } from '../support/harness-kafka-client.js';
+import { waitUntil } from '../support/wait.js';
 
 const brokers = inject('kafkaBrokers').split(',');
 const log = testLogger('bridge');
@@ -104,10 +105,18 @@ it('when the platform is down, then the circuit opens, fetching pauses and few c
   await sim.admin.setFaults({ operations: { '*': { errorRate: 1, error: 'http503' } } });
   const load = await createContracts(40);
   await sender.send(load);
-  await vi.waitFor(() => expect(seen.paused).toContain('breaker:true'), { timeout: 10_000 });
+  await waitUntil(() => seen.paused, {
+    until: (paused) => paused.includes('breaker:true'),
+    what: 'consumption paused by the breaker',
+    timeoutMs: 10_000,
+  });
   // Three open periods in a row, each ended by one failed probe: while open, nothing is called.
   const opened = () => seen.breaker.filter((state) => state === 'open').length;
-  await vi.waitFor(() => expect(opened()).toBeGreaterThanOrEqual(3), { timeout: 20_000 });
+  await waitUntil(opened, {
+    until: (times) => times >= 3,
+    what: 'the circuit opened three times',
+    timeoutMs: 20_000,
+  });
   // Five failures opened it, with at most the 40 commands' calls then in flight, then a probe
   // per open period; without the breaker, 40 commands retrying every ≤50 ms make hundreds.
   const spent = (await sim.admin.calls({ operation: 'createDraft' })).filter((c) => !c.ok).length;

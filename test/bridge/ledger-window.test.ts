@@ -18,6 +18,7 @@ import {
   uniqueTopics,
 } from '../support/bridge-harness.js';
 import { harnessKafkaClient } from '../support/harness-kafka-client.js';
+import { waitUntil } from '../support/wait.js';
 
 const WINDOW_MS = 2_000;
 const brokers = inject('kafkaBrokers').split(',');
@@ -81,16 +82,20 @@ function start(overrides = {}) {
   });
 }
 
-async function until(condition: () => boolean | Promise<boolean>, what: string) {
-  const deadline = Date.now() + 60_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 const drafts = async (bizId: string) =>
   (await sim.admin.calls({ operation: 'createDraft', bizId })).length;
+
+/** Until the bizId's drafts in the simulator's log number `count`. */
+const untilDrafts = (bizId: string, count: number, what: string) =>
+  waitUntil(() => drafts(bizId), { until: (made) => made === count, what, timeoutMs: 60_000 });
+
+/** Until the ledger topic holds `count` tombstones of the bizId: its entry expired that often. */
+const untilExpired = (bizId: string, count: number, what: string) =>
+  waitUntil(() => tombstones.get(bizId) ?? 0, {
+    until: (expired) => expired >= count,
+    what,
+    timeoutMs: 60_000,
+  });
 
 describe('the replay window', () => {
   it('when a command is replayed within the window it is skipped; once its entry expired, a replay runs again, also after a restart', async () => {
@@ -102,22 +107,22 @@ describe('the replay window', () => {
 
     const duplicates = endings.filter((e) => e === 'duplicate').length;
     await sender.send([create]);
-    await until(
-      () => endings.filter((e) => e === 'duplicate').length > duplicates,
-      'the replay skipped',
-    );
+    await waitUntil(() => endings.filter((e) => e === 'duplicate').length, {
+      until: (skipped) => skipped > duplicates,
+      what: 'the replay skipped',
+      timeoutMs: 60_000,
+    });
     expect(await drafts(bizId)).toBe(1);
 
-    const expired = (times: number) => (tombstones.get(bizId) ?? 0) >= times;
-    await until(() => expired(1), 'the entry expired');
+    await untilExpired(bizId, 1, 'the entry expired');
     await sender.send([create]);
-    await until(async () => (await drafts(bizId)) === 2, 'the replay run again');
+    await untilDrafts(bizId, 2, 'the replay run again');
 
-    await until(() => expired(2), 'the new entry expired');
+    await untilExpired(bizId, 2, 'the new entry expired');
     await bridge.stop();
     bridge = await start();
     await sender.send([create]);
-    await until(async () => (await drafts(bizId)) === 3, 'the replay run again after a restart');
+    await untilDrafts(bizId, 3, 'the replay run again after a restart');
   });
 
   it('when an open create-contract saga is older than the window, then after a restart it resumes without a second draft', async () => {
@@ -143,10 +148,14 @@ describe('the replay window', () => {
     });
     const { bizId, commandId } = create.command;
     await sender.send([create]);
-    await until(async () => (await drafts(bizId)) === 1, 'the draft');
+    await untilDrafts(bizId, 1, 'the draft');
     // The saga stays open: sweeps write its entry again as it outlives each window.
     const written = writes.get(bizId) ?? 0;
-    await until(() => (writes.get(bizId) ?? 0) >= written + 3, 'the open entry kept by sweeps');
+    await waitUntil(() => writes.get(bizId) ?? 0, {
+      until: (writtenNow) => writtenNow >= written + 3,
+      what: 'the open entry kept by sweeps',
+      timeoutMs: 60_000,
+    });
     await bridge.stop();
 
     bridge = await start(retryForLong);

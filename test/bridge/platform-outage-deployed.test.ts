@@ -19,6 +19,7 @@ import {
 import { freePort } from '../support/service-pipeline.js';
 import { untilSettled } from '../support/settled.js';
 import { signingContracts } from '../support/signing-contracts.js';
+import { waitUntil } from '../support/wait.js';
 
 const PARTITIONS = 3;
 const UNAVAILABLE = 'platform unavailable: consumption paused';
@@ -95,7 +96,7 @@ describe('a rotated secret', () => {
     for (let i = 0; i < 100; i++) {
       reminders.push(await send('remind', bizIds[i % bizIds.length] as string, {}));
     }
-    await expect.poll(() => bridge?.kept.length, { timeout: 30_000 }).toBeGreaterThan(0);
+    await waitUntil(() => bridge?.kept.length, { what: 'the outage logged' });
     expect(bridge.kept[0]).toMatchObject({ cause: 'auth', circuit: 'open' });
     expect(String(bridge.kept[0]?.hint)).toContain('SIGNING_APP_SECRET');
     expect(await metric('signing_bridge_platform_outage{cause="auth"}')).toBe(1);

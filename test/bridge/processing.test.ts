@@ -3,7 +3,7 @@
  * poison records, replays, commands racing their create-contract, business failures.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
 import {
   CommandSender,
@@ -14,6 +14,7 @@ import {
   startBridge,
   uniqueTopics,
 } from '../support/bridge-harness.js';
+import { waitUntil } from '../support/wait.js';
 
 const brokers = inject('kafkaBrokers').split(',');
 const topics = uniqueTopics();
@@ -158,12 +159,9 @@ describe('commands racing their create-contract', () => {
     const add = await commands.addDocument(bizId, 'early');
     await sender.send([add]);
     // It found no contract at least once: the platform answered it.
-    await vi.waitFor(
-      async () => {
-        const calls = await sim.admin.calls({ operation: 'addDocumentByFile', bizId });
-        expect(calls.length).toBeGreaterThan(0);
-      },
-      { timeout: 10_000, interval: 50 },
+    await waitUntil(
+      async () => (await sim.admin.calls({ operation: 'addDocumentByFile', bizId })).length,
+      { what: 'the early add-document call answered', timeoutMs: 10_000 },
     );
     const create = await commands.createContract(bizId);
     await sender.send([create]);

@@ -20,6 +20,7 @@ import {
   uniqueTopics,
 } from '../support/bridge-harness.js';
 import { type RawRecord, RecordReader } from '../support/record-reader.js';
+import { waitUntil } from '../support/wait.js';
 
 const brokers = inject('kafkaBrokers').split(',');
 const topics = uniqueTopics();
@@ -38,8 +39,6 @@ beforeAll(async () => {
   tracing = createTracing(
     {
       exporter,
-      serviceName: 'signing-bridge',
-      resourceAttributes: {},
       sampler: 'parentbased_always_on',
       samplerRatio: 1,
       eventsTopic: topics.events,
@@ -82,12 +81,11 @@ async function eventsOf(commandId: string): Promise<RawRecord[]> {
 }
 
 async function spansOnceEnded(): Promise<ReadableSpan[]> {
-  const deadline = Date.now() + 30_000;
-  while (!exporter.getFinishedSpans().some((s) => s.kind === SpanKind.CONSUMER)) {
-    if (Date.now() > deadline) throw new Error('the command span never ended');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === TRACE_ID);
+  const spans = await waitUntil(() => exporter.getFinishedSpans(), {
+    until: (ended) => ended.some((s) => s.kind === SpanKind.CONSUMER),
+    what: 'the command span to end',
+  });
+  return spans.filter((s) => s.spanContext().traceId === TRACE_ID);
 }
 
 describe('tracing a command', () => {

@@ -9,6 +9,7 @@ import { deadLetterOf } from '../support/dead-letters.js';
 import { readTopic } from '../support/read-topic.js';
 import { testLogger } from '../support/test-logger.js';
 import { createTopics, uniquePrefix } from '../support/topics.js';
+import { clockPast } from '../support/wait.js';
 
 const brokers = inject('kafkaBrokers').split(',');
 const kafka = createKafkaConnection({ brokers, clientId: 'harness', log: testLogger('harness') });
@@ -155,7 +156,7 @@ describe('signing-bridge dlq', () => {
   it('when asked since a time, then only the dead letters written since are listed and replayed', async () => {
     const { topics, env } = await deadLetters(['old']);
     const since = new Date(Date.now() + 1).toISOString();
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await clockPast(since);
     await writeDeadLetters(topics, ['new']);
     const listed = await dlq(['list', '--since', since], env);
     expect(listed.lines.map((l) => l.commandId)).toEqual(['new']);

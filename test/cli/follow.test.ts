@@ -5,6 +5,7 @@ import { useEndToEnd } from '../e2e/support/e2e.js';
 import { uniqueBizId } from '../handlers/support/fixtures.js';
 import { commands, TEST_PARTITIONS } from '../support/bridge-harness.js';
 import { cli, killAll } from '../support/cli-process.js';
+import { clockPast } from '../support/wait.js';
 
 const e2e = useEndToEnd();
 const env = () => ({
@@ -53,7 +54,7 @@ describe('signing-bridge tail', () => {
   it('when asked for a type from the beginning, or since a time, then only those events print', async () => {
     const earlier = await contract('earlier');
     const since = new Date(Date.now() + 1).toISOString();
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await clockPast(since);
     const later = await contract('later');
 
     const typed = cli(['tail', '--json', '--from-beginning', '--type', 'contract.created'], env());

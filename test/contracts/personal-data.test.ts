@@ -53,7 +53,7 @@ beforeAll(async () => {
       done();
     },
   });
-  const log = createLogger({ level: 'debug', pretty: false, headerPrefix: 'x-svc-open-' }, stream);
+  const log = createLogger({ level: 'debug', headerPrefix: 'x-svc-open-' }, stream);
   pipeline = await startServicePipeline({ brokers: inject('kafkaBrokers'), log });
 
   const bizId = uniqueBizId('personal');

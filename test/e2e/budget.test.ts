@@ -1,5 +1,5 @@
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { topicNames } from '../../src/schemas/messages/index.js';
 import { startService } from '../../src/service.js';
@@ -8,6 +8,7 @@ import { meta } from '../handlers/support/fixtures.js';
 import { CommandSender, EventCollector, uniquePrefix } from '../support/bridge-harness.js';
 import { freePort } from '../support/service-pipeline.js';
 import { signingContracts } from '../support/signing-contracts.js';
+import { waitUntil } from '../support/wait.js';
 import { runCommand, serviceEnvironment } from './support/service-process.js';
 
 const brokers = inject('kafkaBrokers');
@@ -48,15 +49,19 @@ describe('throttling', () => {
       for (const command of reminders) {
         await sender.sendRaw(topics.commands.remind, command.bizId, JSON.stringify(command));
       }
-      await vi.waitFor(
-        async () => {
-          const text = await metrics();
-          expect(metric(text, 'signing_bridge_platform_throttled_total')).toBeGreaterThan(0);
-          expect(metric(text, 'signing_bridge_budget_share_rps')).toBe(40);
-          expect(metric(text, 'signing_bridge_rate_limit_rps')).toBeLessThanOrEqual(20);
-        },
-        { timeout: 30_000, interval: 100 },
-      );
+      const rates = async () => {
+        const text = await metrics();
+        return {
+          throttled: metric(text, 'signing_bridge_platform_throttled_total'),
+          share: metric(text, 'signing_bridge_budget_share_rps'),
+          inForce: metric(text, 'signing_bridge_rate_limit_rps'),
+        };
+      };
+      await waitUntil(rates, {
+        until: ({ throttled, share, inForce }) => throttled > 0 && share === 40 && inForce <= 20,
+        what: 'a throttled answer, the share of 40 and a rate in force of 20 or less',
+        intervalMs: 100,
+      });
       const ended = await Promise.all(
         reminders.map((c) => collector.waitForTerminalEvent(c.commandId, 60_000)),
       );
@@ -64,10 +69,12 @@ describe('throttling', () => {
         new Set(['signingbridge.reminder.sent']),
       );
       await sim.admin.setFaults({});
-      await vi.waitFor(
-        async () => expect(metric(await metrics(), 'signing_bridge_rate_limit_rps')).toBe(40),
-        { timeout: 40_000, interval: 250 },
-      );
+      await waitUntil(async () => metric(await metrics(), 'signing_bridge_rate_limit_rps'), {
+        until: (inForce) => inForce === 40,
+        what: 'the rate in force back at its share of 40',
+        timeoutMs: 40_000,
+        intervalMs: 250,
+      });
     } finally {
       await sim.admin.setFaults({});
       await collector.stop();

@@ -14,6 +14,7 @@ import { commands } from '../support/sample-commands.js';
 import { freePort } from '../support/service-pipeline.js';
 import { parseLinesStrictly } from '../support/strict-json.js';
 import { goTool } from '../support/tools.js';
+import { waitUntil } from '../support/wait.js';
 import { logged, runCommand, serviceEnvironment } from './support/service-process.js';
 
 const brokers = inject('kafkaBrokers');
@@ -27,18 +28,6 @@ const topics = topicNames(prefix);
 const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
 
 const metrics = async () => (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-
-/** Polls until `check` holds of the text (a metric or a log line is the fact waited for). */
-async function until(read: () => string | Promise<string>, check: (text: string) => boolean) {
-  const deadline = Date.now() + 60_000;
-  let text = await read();
-  while (!check(text)) {
-    if (Date.now() > deadline) throw new Error(`never came true of:\n${text.slice(-3_000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    text = await read();
-  }
-  return text;
-}
 
 const ok = await commands.createContract(uniqueBizId('obs-ok'));
 const refused = await commands.createContract(uniqueBizId('obs-dup'));
@@ -66,10 +55,11 @@ beforeAll(async () => {
     { traceparent },
   );
   await sender.sendRaw(topics.commands.remind, 'obs-broken', '{"not": "a command"');
-  await until(
-    () => run.output.stdout,
-    (text) => text.split('"msg":"command ended"').length - 1 >= 3,
-  );
+  await waitUntil(() => run.output.stdout, {
+    until: (text) => text.split('"msg":"command ended"').length - 1 >= 3,
+    what: 'three "command ended" log lines',
+    timeoutMs: 60_000,
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -86,9 +76,17 @@ describe('/metrics of the running service', () => {
     // Both command partitions of every topic are owned by this one instance, all committed.
     const lagSeries = (text: string) =>
       text.split('\n').filter((line) => line.startsWith('signing_bridge_consumer_lag{'));
-    const text = await until(metrics, (t) => {
-      const lags = lagSeries(t);
-      return lags.length === 12 && lags.every((line) => line.endsWith(' 0'));
+    // A lag of 0 may also be a report from before the commands came: the ledger's bizIds (set
+    // every commit interval) say the metrics have caught up with them.
+    const text = await waitUntil(metrics, {
+      until: (t) => {
+        const lags = lagSeries(t);
+        const caughtUp = /^signing_bridge_ledger_bizids [1-9]/m.test(t);
+        return caughtUp && lags.length === 12 && lags.every((line) => line.endsWith(' 0'));
+      },
+      what: 'the ledger holding the bizIds and a lag of 0 on each of the 12 command partitions',
+      timeoutMs: 60_000,
+      intervalMs: 200,
     });
     const checked = spawnSync(promtool, ['check', 'metrics'], { input: text, encoding: 'utf8' });
     expect(checked.stdout + checked.stderr).toBe('');

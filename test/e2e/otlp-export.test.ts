@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { CE_HEADERS } from '../../src/producers/index.js';
 import { commands } from '../support/sample-commands.js';
 import { type ServicePipeline, startServicePipeline } from '../support/service-pipeline.js';
@@ -59,19 +59,22 @@ beforeAll(async () => {
   }).listen(0, '127.0.0.1');
   await once(receiver, 'listening');
   const { port } = receiver.address() as AddressInfo;
-  pipeline = await startServicePipeline({
-    brokers: inject('kafkaBrokers'),
-    env: {
-      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
-      OTEL_EXPORTER_OTLP_HEADERS: 'api-key=otlp%20key',
-      OTEL_SERVICE_NAME: 'bridge-under-test',
-    },
-  });
+  const otel = {
+    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
+    OTEL_EXPORTER_OTLP_HEADERS: 'api-key=otlp%20key',
+    OTEL_SERVICE_NAME: 'bridge-under-test',
+    OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=e2e',
+  };
+  // The bridge reads its configuration from the environment it is given; OpenTelemetry's
+  // exporter and resource detector read the process's own, as they do in a deployment.
+  for (const [name, value] of Object.entries(otel)) vi.stubEnv(name, value);
+  pipeline = await startServicePipeline({ brokers: inject('kafkaBrokers'), env: otel });
 });
 
 afterAll(async () => {
   if (pipeline) await stop();
   receiver?.close();
+  vi.unstubAllEnvs();
 });
 
 describe('OTLP export', () => {
@@ -111,6 +114,7 @@ describe('OTLP export', () => {
       parentSpanId: 'b7ad6b7169203331',
     });
     expect(command?.resource['service.name']).toEqual({ stringValue: 'bridge-under-test' });
+    expect(command?.resource['deployment.environment.name']).toEqual({ stringValue: 'e2e' });
     const children = traced.filter((span) => span.parentSpanId === command?.spanId);
     expect(children.map((span) => `${span.kind} ${span.name}`).sort()).toEqual([
       'SPAN_KIND_CLIENT POST /v2/contract/draft',

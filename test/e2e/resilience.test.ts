@@ -12,7 +12,8 @@ import {
   templateDocument,
   uniqueBizId,
 } from '../handlers/support/fixtures.js';
-import { useEndToEnd, waitFor } from './support/e2e.js';
+import { waitUntil } from '../support/wait.js';
+import { useEndToEnd } from './support/e2e.js';
 
 const e2e = useEndToEnd({
   retry: {
@@ -44,21 +45,23 @@ describe('an upstream 503 storm', () => {
     await e2e.sim.admin.setFaults({ operations: { '*': { errorRate: 1, error: 'http503' } } });
     const bizIds = Array.from({ length: 5 }, () => uniqueBizId('storm'));
     const commandIds = await Promise.all(bizIds.map((bizId) => createContract(bizId)));
-    await waitFor(
+    await waitUntil(
       () =>
         e2e.observed.some(([name, state]) => name === 'breakerStateChanged' && state === 'open'),
-      20_000,
-      'the breaker to open',
+      { what: 'the breaker to open', timeoutMs: 20_000 },
     );
     expect(e2e.observed).toContainEqual(['consumptionPaused', true, 'breaker']);
     // The storm lasts until the breaker's probe has met it too.
-    await waitFor(
+    await waitUntil(
       async () =>
         (await e2e.sim.admin.calls({ operation: 'createDraft' })).filter(
           (c) => c.httpStatus === 503,
-        ).length >= 3,
-      20_000,
-      'three createDraft calls to meet the storm',
+        ).length,
+      {
+        until: (met) => met >= 3,
+        what: 'three createDraft calls to meet the storm',
+        timeoutMs: 20_000,
+      },
     );
     await e2e.sim.admin.setFaults({});
 
@@ -80,7 +83,7 @@ describe('add-document racing its create-contract', () => {
   it('when add-document arrives first, then it waits (not-found retries) and succeeds once the contract exists', async () => {
     const bizId = uniqueBizId('race');
     const addId = await e2e.send('add-document', { ...meta(bizId), payload: templateDocument() });
-    await waitFor(
+    await waitUntil(
       () =>
         e2e.observed.some(
           ([name, info]) =>
@@ -88,8 +91,7 @@ describe('add-document racing its create-contract', () => {
             info.type === 'add-document' &&
             info.reason === 'not-found',
         ),
-      10_000,
-      'a not-found retry of add-document',
+      { what: 'a not-found retry of add-document', timeoutMs: 10_000 },
     );
     // A draft, so the racing document can still be added to it.
     const createId = await createContract(bizId, { initiate: false });

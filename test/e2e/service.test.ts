@@ -14,6 +14,7 @@ import { initiator, meta, person, uniqueBizId } from '../handlers/support/fixtur
 import { CommandSender, EventCollector, uniquePrefix } from '../support/bridge-harness.js';
 import { commands } from '../support/sample-commands.js';
 import { freePort } from '../support/service-pipeline.js';
+import { waitUntil } from '../support/wait.js';
 import { logged, runCommand, serviceEnvironment } from './support/service-process.js';
 
 const brokers = inject('kafkaBrokers');
@@ -244,25 +245,22 @@ async function bridgeWithRemindInFlight(deadlineMs: number, holdMs: number) {
 }
 
 /** The held call reached the simulator: it took the scripted fault's one use. */
-async function callArrived(timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while ((await sim.admin.faults()).script?.length) {
-    if (Date.now() > deadline) throw new Error('the held call never arrived');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+async function callArrived() {
+  await waitUntil(async () => (await sim.admin.faults()).script ?? [], {
+    until: (script) => script.length === 0,
+    what: 'the held call to take the scripted fault',
+  });
 }
 
 const remindCalls = () => sim.admin.calls({ operation: 'remindSignatories' });
 
 /** The held remind call (the one after the `earlier` ended before it) as the simulator logged it. */
-async function heldCallEnded(earlier: number, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const call = (await remindCalls())[earlier];
-    if (call) return call;
-    if (Date.now() > deadline) throw new Error('the held call never ended');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+async function heldCallEnded(earlier: number) {
+  const calls = await waitUntil(remindCalls, {
+    until: (logged) => logged.length > earlier,
+    what: 'the held remind call to end in the call log',
+  });
+  return calls[earlier] as (typeof calls)[number];
 }
 
 /** A SIGNING contract made straight on the simulator; its bizId. */

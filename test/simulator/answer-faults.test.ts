@@ -2,7 +2,7 @@
 // drip, huge), and the maintenance page that stands in for it, over real sockets with a raw
 // node:http client: what the client sees, and whether the platform acted (admin API state and
 // the call log's `applied`), so a test can show one side effect whose answer was lost.
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { OperationName } from '../../src/schemas/platform/operations.js';
 import {
   type CallRecord,
@@ -10,6 +10,7 @@ import {
   type ScriptedFault,
   startSimulator,
 } from '../../src/simulator/index.js';
+import { waitUntil } from '../support/wait.js';
 import { draft } from './support/contracts.js';
 import { ok, signingContract } from './support/flows.js';
 import { RawExchange } from './support/raw-exchange.js';
@@ -22,7 +23,7 @@ const LATE_PERSON = {
   receiver: { contact: '13900000077', contactType: 'MOBILE' },
 };
 const JSON_TYPE = 'application/json;charset=UTF-8';
-const WAIT = { timeout: 20_000, interval: 50 };
+const WAIT = { timeoutMs: 20_000 };
 
 describe('faults around a platform operation', () => {
   const s = useSimulator();
@@ -35,11 +36,11 @@ describe('faults around a platform operation', () => {
     s.sim.admin.contract({ contractId });
   /** The one call of `operation` since the reset, once the simulator has logged it. */
   const loggedCall = async (operation: OperationName): Promise<CallRecord> => {
-    let call: CallRecord | undefined;
-    await vi.waitFor(async () => {
-      [call] = await s.sim.admin.calls({ operation });
-      expect(call).toBeDefined();
-    }, WAIT);
+    const [call] = await waitUntil(() => s.sim.admin.calls({ operation }), {
+      ...WAIT,
+      until: (calls) => calls.length > 0,
+      what: `the ${operation} call in the call log`,
+    });
     return call as CallRecord;
   };
   /** The simulator still answers: a later call is served normally. */
@@ -74,10 +75,10 @@ describe('faults around a platform operation', () => {
       await script({ operation: 'addSignatory', kind: 'late', times: 1, ms: 600_000 });
 
       const call = exchange('addSignatory', { contractId: signing.id, signatory: LATE_PERSON });
-      await vi.waitFor(async () => {
-        const names = (await contract(signing.id)).signatories.map((x) => x.tenantName);
-        expect(names).toContain('Late Larry');
-      }, WAIT);
+      await waitUntil(
+        async () => (await contract(signing.id)).signatories.map((x) => x.tenantName),
+        { ...WAIT, until: (names) => names.includes('Late Larry'), what: 'Late Larry added' },
+      );
       call.giveUp();
 
       expect(await call.ended).toBe('ECONNRESET');

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AdminClient } from '../../src/simulator/index.js';
+import { waitUntil } from '../support/wait.js';
 import { draft } from './support/contracts.js';
 import { RawPlatform } from './support/raw-platform.js';
 
@@ -28,14 +29,22 @@ function cli(args: string[]) {
   return { child, output, exit };
 }
 
+/** The URL the simulator says it listens on; it fails at once, with its stderr, if it exits first. */
 async function listening(run: ReturnType<typeof cli>): Promise<string> {
-  for (let i = 0; i < 200; i += 1) {
-    const url = /listening on (http:\/\/\S+)/.exec(run.output.stderr)?.[1];
-    if (url) return url;
-    if (run.child.exitCode !== null) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`simulator did not start: ${run.output.stderr}`);
+  const { url } = await waitUntil(
+    () => ({
+      url: /listening on (http:\/\/\S+)/.exec(run.output.stderr)?.[1],
+      exitCode: run.child.exitCode,
+      stderr: run.output.stderr,
+    }),
+    {
+      until: (seen) => seen.url !== undefined || seen.exitCode !== null,
+      what: 'the simulator to say where it listens',
+      timeoutMs: 10_000,
+    },
+  );
+  if (url === undefined) throw new Error(`simulator exited before listening: ${run.output.stderr}`);
+  return url;
 }
 
 afterEach(() => {
@@ -91,11 +100,13 @@ describe('signing-bridge simulator (CLI)', () => {
     const answer = await new RawPlatform(url).call('createDraft', draft());
     expect(answer.body.code).toBe(0);
     await new AdminClient(url).waitUntilReady();
-    for (let i = 0; i < 100 && !run.output.stdout.includes('platform call'); i += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    const line = run.output.stdout.split('\n').find((l) => l.includes('platform call'));
-    expect(JSON.parse(line ?? '{}')).toMatchObject({
+    // Whole lines only: the last piece of stdout may be a line still being written.
+    const lines = await waitUntil(() => run.output.stdout.split('\n').slice(0, -1), {
+      until: (whole) => whole.some((l) => l.includes('platform call')),
+      what: 'the log line of the platform call on stdout',
+    });
+    const line = lines.find((l) => l.includes('platform call')) as string;
+    expect(JSON.parse(line)).toMatchObject({
       operation: 'createDraft',
       code: '0',
       httpStatus: 200,

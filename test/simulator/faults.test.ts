@@ -5,21 +5,22 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent, Client, errors, request } from 'undici';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../src/schemas/platform/operations.js';
 import {
   type FaultConfig,
   FaultInjector,
   type Interception,
 } from '../../src/simulator/faults/index.js';
+import { waitUntil } from '../support/wait.js';
 import { draft } from './support/contracts.js';
 import { useSimulator } from './support/simulator.js';
 
 interface Served {
   readonly url: string;
   readonly server: Server;
-  /** What intercept answered for each request, with how long it took. */
-  readonly outcomes: { outcome: Interception['outcome']; ms: number }[];
+  /** What intercept answered for each request. */
+  readonly outcomes: { outcome: Interception['outcome'] }[];
   /** Resolves with the next request's response once it closes (answered or abandoned). */
   nextClose(): Promise<void>;
 }
@@ -39,9 +40,8 @@ async function serve(config: FaultConfig): Promise<Served> {
   const closes: (() => void)[] = [];
   const server = createServer(async (req, res) => {
     res.once('close', () => closes.shift()?.());
-    const started = performance.now();
     const { outcome } = await injector.intercept('createDraft', req, res);
-    outcomes.push({ outcome, ms: performance.now() - started });
+    outcomes.push({ outcome });
     if (outcome === 'continue') {
       req.resume();
       res.end('ok');
@@ -84,28 +84,32 @@ describe('fault injection over real sockets', () => {
   });
 
   it('when the client gives up during the latency, then the request is dropped at once, unanswered', async () => {
-    const served = await serve({ latency: { fixedMs: 10_000 } });
+    // Ten minutes, the longest latency: the interception ends within the test only if the
+    // client's leaving ends it.
+    const served = await serve({ latency: { fixedMs: 600_000 } });
     const closed = served.nextClose();
 
     const failure = await post(served.url, { signal: AbortSignal.timeout(200) }).catch(
       (e: unknown) => e,
     );
     await closed;
-    await vi.waitFor(() => expect(served.outcomes).toHaveLength(1));
+    await waitUntil(() => served.outcomes, {
+      until: (outcomes) => outcomes.length > 0,
+      what: 'the interception to end',
+    });
 
     expect(failure).toBeInstanceOf(Error);
-    expect(served.outcomes[0]?.outcome).toBe('handled');
-    expect(served.outcomes[0]?.ms).toBeLessThan(2_000);
+    expect(served.outcomes).toEqual([{ outcome: 'handled' }]);
   });
 
-  it('when a request waits out the latency, then it is answered after it', async () => {
-    const { url } = await serve({ latency: { minMs: 100, maxMs: 150 } });
+  it('when a request waits out the latency, then it is answered', async () => {
+    // That the answer comes only after the latency is fault-injector.test.ts's, on a fake clock.
+    const served = await serve({ latency: { minMs: 100, maxMs: 150 } });
 
-    const started = performance.now();
-    const response = await post(url);
+    const response = await post(served.url);
 
     expect(await response.body.text()).toBe('ok');
-    expect(performance.now() - started).toBeGreaterThanOrEqual(99);
+    expect(served.outcomes).toEqual([{ outcome: 'continue' }]);
   });
 
   it('when a request answers 503, then it is plain text and the kept-alive connection serves the next one', async () => {

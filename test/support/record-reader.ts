@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Consumer } from 'kafkajs';
-import { waitFor } from '../e2e/support/e2e.js';
 import { harnessKafkaClient } from './harness-kafka-client.js';
+import { waitUntil } from './wait.js';
 
 /** A record as it is on the broker: key, headers and value as text, nothing decoded. */
 export interface RawRecord {
@@ -44,8 +44,8 @@ export class RecordReader {
   }
 
   /** Resolves once `condition` holds over the records read, or rejects after `timeoutMs`. */
-  waitUntil(condition: (records: RawRecord[]) => boolean, timeoutMs: number, what: string) {
-    return waitFor(() => condition(this.records), timeoutMs, what);
+  async waitUntil(condition: (records: RawRecord[]) => boolean, timeoutMs: number, what: string) {
+    await waitUntil(() => this.records, { until: condition, what, timeoutMs });
   }
 
   stop(): Promise<void> {

@@ -53,10 +53,7 @@ export async function startServicePipeline(options: {
   const config = loadConfig({
     ...serviceEnvironment(prefix, sim.url, { KAFKA_BROKERS: options.brokers }),
     KAFKA_GROUP_ID: `pipeline-${prefix}`,
-    SIGNING_RETRY_MAX_ATTEMPTS: '1',
     RETRY_MAX_ATTEMPTS: '3',
-    RETRY_INITIAL_DELAY_MS: '20',
-    RETRY_MAX_DELAY_MS: '100',
     HTTP_HOST: '127.0.0.1',
     HTTP_PORT: String(port),
     ...options.env,

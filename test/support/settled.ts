@@ -5,7 +5,9 @@
 import type { TopicNames } from '../../src/schemas/messages/index.js';
 import type { EventCollector } from './event-collector.js';
 import { harnessKafkaClient } from './harness-kafka-client.js';
+import { waitUntil } from './wait.js';
 
+/** Each look asks the broker for every command partition's end and committed offset. */
 const POLL_MS = 100;
 
 /** Every sentinel written in this test process, by `partition@offset` of the events topic. */
@@ -41,13 +43,12 @@ export async function untilCommitted(
   topics: TopicNames,
   timeoutMs = 60_000,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let behind = await uncommitted(brokers, groupId, topics);
-  while (behind.length > 0) {
-    if (Date.now() > deadline) throw new Error(`offsets not committed: ${behind.join(', ')}`);
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    behind = await uncommitted(brokers, groupId, topics);
-  }
+  await waitUntil(() => uncommitted(brokers, groupId, topics), {
+    until: (behind) => behind.length === 0,
+    what: 'every command partition committed to its end',
+    timeoutMs,
+    intervalMs: POLL_MS,
+  });
 }
 
 /**

@@ -1,4 +1,5 @@
 import { CLIENT_DEFAULTS } from '../../api-client/index.js';
+import { MAX_REDIRECTS } from '../../files/index.js';
 import { flag, hostPatterns, integer, milliseconds } from '../parsers.js';
 import type { Variable } from '../variable.js';
 
@@ -31,13 +32,6 @@ export const FILES = [
     group: 'Files',
     schema: milliseconds(1),
     default: '30000',
-    description: 'Deadline of one download, redirects included. Past it the command is retried.',
-  },
-  {
-    name: 'FILE_URL_MAX_REDIRECTS',
-    group: 'Files',
-    schema: integer({ min: 0, max: 10 }),
-    default: '3',
-    description: 'Redirects followed, each to a URL that passes the same checks; 0 = none.',
+    description: `Deadline of one download, redirects included (it follows ${MAX_REDIRECTS} at most, each to a URL that passes the same checks). Past it the command is retried.`,
   },
 ] as const satisfies readonly Variable[];

@@ -1,4 +1,4 @@
-import { flag, listenPort, oneOf, text } from '../parsers.js';
+import { listenPort, oneOf, text } from '../parsers.js';
 import type { Variable } from '../variable.js';
 
 export const OBSERVABILITY = [
@@ -8,13 +8,6 @@ export const OBSERVABILITY = [
     schema: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     default: 'info',
     description: 'Least severe level logged.',
-  },
-  {
-    name: 'LOG_PRETTY',
-    group: 'Observability',
-    schema: flag,
-    default: 'false',
-    description: 'Human-readable, coloured logs (development); otherwise one JSON object a line.',
   },
   {
     name: 'HTTP_PORT',

@@ -4,11 +4,10 @@ import {
   MAX_CALL_MS,
   MAX_RESPONSE_BYTES_LIMIT,
 } from '../../api-client/index.js';
-import { decimal, headerPrefix, httpUrl, integer, milliseconds, oneOf, text } from '../parsers.js';
+import { decimal, headerPrefix, httpUrl, integer, oneOf, text } from '../parsers.js';
 import type { Variable } from '../variable.js';
 
-const { requestsPerSecond, timeouts, retry, maxConcurrentRequests, maxResponseBytes } =
-  CLIENT_DEFAULTS;
+const { requestsPerSecond, timeouts, maxConcurrentRequests, maxResponseBytes } = CLIENT_DEFAULTS;
 
 export const PLATFORM = [
   {
@@ -66,13 +65,6 @@ export const PLATFORM = [
       'Keep-alive connections to the platform, and platform requests in flight at once: the others wait in the bridge, in call order, and are signed only when they get a connection, so their timestamp is fresh.',
   },
   {
-    name: 'SIGNING_CONNECT_TIMEOUT_MS',
-    group: 'Signing platform',
-    schema: milliseconds(1),
-    default: String(timeouts.connectMs),
-    description: 'TCP and TLS connect timeout.',
-  },
-  {
     name: 'SIGNING_CALL_TIMEOUT_MS',
     group: 'Signing platform',
     schema: integer({ min: 1, max: MAX_CALL_MS }),
@@ -87,13 +79,5 @@ export const PLATFORM = [
     default: String(maxResponseBytes),
     description:
       "Largest platform answer read, in bytes. The spec's largest answer, a draft with its signatories, is a few KB; a larger one (a proxy's page, a wrong URL) fails the command with SB_ERR_RESPONSE_TOO_LARGE as soon as its content-length or its bytes pass this, and its connection is closed, so each request in flight holds at most this much.",
-  },
-  {
-    name: 'SIGNING_RETRY_MAX_ATTEMPTS',
-    group: 'Signing platform',
-    schema: integer({ min: 1, max: 20 }),
-    default: String(retry.maxAttempts),
-    description:
-      'Attempts of one platform request inside the client, the first included, while it was not sent (refused, unreachable, its deadline passed before it was written) or throttled (429); 1 = none. Anything that may have reached the platform (502/503/504, 21990001, a timeout after sending) is left to the command retries (RETRY_*).',
   },
 ] as const satisfies readonly Variable[];

@@ -4,6 +4,8 @@ import type { Variable } from '../variable.js';
 
 /** The engine's own defaults: the table states them, it does not restate them. */
 const bridge = defaultBridgeSettings();
+const retryPolicy = bridge.retry.policy;
+const waitPolicy = bridge.precondition.policy;
 
 export const PROCESSING = [
   {
@@ -35,7 +37,7 @@ export const PROCESSING = [
     group: 'Processing',
     schema: integer({ min: 1 }),
     default: String(bridge.retry.maxAttempts),
-    description: 'Runs of a command that fails transiently before command.gave-up.',
+    description: `Runs of a command that fails transiently before command.gave-up. Between runs it waits a full-jitter backoff whose cap starts at ${retryPolicy.initialDelayMs} ms and grows ×${retryPolicy.multiplier} up to ${retryPolicy.maxDelayMs} ms.`,
   },
   {
     name: 'RETRY_MAX_ELAPSED_MS',
@@ -45,55 +47,18 @@ export const PROCESSING = [
     description: 'Time from the first run of a failing command to command.gave-up.',
   },
   {
-    name: 'RETRY_INITIAL_DELAY_MS',
-    group: 'Processing',
-    schema: milliseconds(),
-    default: String(bridge.retry.policy.initialDelayMs),
-    description: 'Cap of the first full-jitter backoff before a command runs again.',
-  },
-  {
-    name: 'RETRY_MAX_DELAY_MS',
-    group: 'Processing',
-    schema: milliseconds(),
-    default: String(bridge.retry.policy.maxDelayMs),
-    description: 'Largest backoff cap before a command runs again.',
-  },
-  {
     name: 'PRECONDITION_TIMEOUT_MS',
     group: 'Processing',
     schema: milliseconds(),
     default: String(bridge.precondition.timeoutMs),
-    description:
-      'How long a command waits for its contract to exist (a command racing its create-contract) before command.precondition-timed-out.',
-  },
-  {
-    name: 'PRECONDITION_INITIAL_DELAY_MS',
-    group: 'Processing',
-    schema: milliseconds(),
-    default: String(bridge.precondition.policy.initialDelayMs),
-    description: 'Cap of the first backoff while waiting for the contract.',
+    description: `How long a command waits for its contract to exist (a command racing its create-contract) before command.precondition-timed-out. It looks again after a full-jitter backoff whose cap starts at ${waitPolicy.initialDelayMs} ms and grows ×${waitPolicy.multiplier} up to PRECONDITION_MAX_DELAY_MS.`,
   },
   {
     name: 'PRECONDITION_MAX_DELAY_MS',
     group: 'Processing',
-    schema: milliseconds(),
-    default: String(bridge.precondition.policy.maxDelayMs),
-    description: 'Largest backoff cap while waiting for the contract.',
-  },
-  {
-    name: 'COMMIT_INTERVAL_MS',
-    group: 'Processing',
-    schema: milliseconds(1),
-    default: String(bridge.commitIntervalMs),
-    description: 'How often offsets are committed (up to the lowest unfinished command).',
-  },
-  {
-    name: 'READINESS_TIMEOUT_MS',
-    group: 'Processing',
-    schema: milliseconds(1_000),
-    default: String(bridge.readinessTimeoutMs),
-    description:
-      '/readyz answers 503 once the consumer has not heard from its group (a heartbeat, a fetch) this long: the brokers lost, or the membership; ready again once it consumes. /healthz stays 200 meanwhile.',
+    schema: milliseconds(waitPolicy.initialDelayMs),
+    default: String(waitPolicy.maxDelayMs),
+    description: `Largest backoff cap while a command waits for its contract (at least ${waitPolicy.initialDelayMs}): about how late it notices the contract once it exists. Each look is a platform call counted against SIGNING_RPS, so a lower cap answers racing commands sooner at the cost of more calls.`,
   },
   {
     name: 'SHUTDOWN_DEADLINE_MS',
@@ -110,13 +75,6 @@ export const PROCESSING = [
     default: String(bridge.handoverTimeoutMs),
     description:
       "How long a new owner of a partition waits for the previous owner's released marker (an owner that crashed never writes it).",
-  },
-  {
-    name: 'LEDGER_COMMANDS_PER_BIZID',
-    group: 'Processing',
-    schema: integer({ min: 1, max: 10_000 }),
-    default: String(bridge.ledgerCommandsPerBizId),
-    description: 'Recent commandIds the ledger remembers per bizId, to skip replays.',
   },
   {
     name: 'LEDGER_REPLAY_WINDOW',
@@ -140,38 +98,5 @@ export const PROCESSING = [
     schema: text,
     default: bridge.source,
     description: 'CloudEvents source attribute (ce_source) of every event published.',
-  },
-] as const satisfies readonly Variable[];
-
-export const BREAKER = [
-  {
-    name: 'BREAKER_FAILURE_THRESHOLD',
-    group: 'Circuit breaker',
-    schema: integer({ min: 1 }),
-    default: String(bridge.breaker.failureThreshold),
-    description:
-      'Consecutive transient platform failures that open the circuit (consumption pauses).',
-  },
-  {
-    name: 'BREAKER_OPEN_MS',
-    group: 'Circuit breaker',
-    schema: milliseconds(),
-    default: String(bridge.breaker.openDurationMs),
-    description:
-      'How long the circuit first stays open before one probe; each failed probe doubles it.',
-  },
-  {
-    name: 'BREAKER_MAX_OPEN_MS',
-    group: 'Circuit breaker',
-    schema: milliseconds(),
-    default: String(bridge.breaker.maxOpenDurationMs),
-    description: 'Longest open period.',
-  },
-  {
-    name: 'BREAKER_HALF_OPEN_PROBES',
-    group: 'Circuit breaker',
-    schema: integer({ min: 1 }),
-    default: String(bridge.breaker.halfOpenProbes),
-    description: 'Calls let through while half-open.',
   },
 ] as const satisfies readonly Variable[];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_SERVICE_NAME } from '../../observability/tracing.js';
 import { optional } from '../file-values.js';
 import { flag, httpUrl, integer, oneOf, type TextSchema, text } from '../parsers.js';
 import type { Variable } from '../variable.js';
@@ -30,6 +31,25 @@ const keyValues: TextSchema<Record<string, string>> = z.string().transform((valu
   return Object.fromEntries(pairs);
 });
 
+/** OpenTelemetry's resource detector drops every attribute when one entry breaks these. */
+const MAX_ATTRIBUTE_LENGTH = 255;
+const resourceAttributes: TextSchema<Record<string, string>> = z
+  .string()
+  .refine(
+    (value) =>
+      value.split(',').every((entry) => entry.trim() === '' || entry.split('=').length === 2),
+    'must have one = in each key=value pair (percent-encode = and , in keys and values)',
+  )
+  .pipe(keyValues)
+  .refine(
+    (pairs) =>
+      Object.entries(pairs).every(
+        ([key, value]) =>
+          key.length <= MAX_ATTRIBUTE_LENGTH && value.length <= MAX_ATTRIBUTE_LENGTH,
+      ),
+    `must have keys and values of at most ${MAX_ATTRIBUTE_LENGTH} characters`,
+  );
+
 const SAMPLERS = [
   'parentbased_always_on',
   'parentbased_always_off',
@@ -46,8 +66,9 @@ const ratio: TextSchema<number> = z
   .transform(Number);
 
 /**
- * OpenTelemetry's standard variables, those the bridge reads (docs/observability.md, "Traces").
- * Tracing is off unless they ask for it; the SDK reads no other variable of its own.
+ * OpenTelemetry's standard variables (docs/observability.md, "Traces"), all checked at start.
+ * The bridge reads those that turn tracing on and choose the sampler; OpenTelemetry's OTLP
+ * exporter and resource detector read the others from the environment themselves.
  */
 export const TRACING = [
   {
@@ -71,7 +92,7 @@ export const TRACING = [
     schema: optional(httpUrl),
     default: '',
     description:
-      'Base URL of the OTLP/HTTP receiver (a collector): spans go to <endpoint>/v1/traces. Empty, with OTEL_TRACES_EXPORTER=otlp: http://localhost:4318.',
+      "Base URL of the OTLP/HTTP receiver (a collector): spans go to <endpoint>/v1/traces. Empty, with OTEL_TRACES_EXPORTER=otlp: http://localhost:4318. Read by OpenTelemetry's exporter itself.",
   },
   {
     name: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
@@ -79,7 +100,7 @@ export const TRACING = [
     schema: optional(httpUrl),
     default: '',
     description:
-      'Full URL spans are sent to, used as it is; overrides OTEL_EXPORTER_OTLP_ENDPOINT.',
+      "Full URL spans are sent to, used as it is; overrides OTEL_EXPORTER_OTLP_ENDPOINT. Read by OpenTelemetry's exporter itself.",
   },
   {
     name: 'OTEL_EXPORTER_OTLP_PROTOCOL',
@@ -95,29 +116,30 @@ export const TRACING = [
     default: '',
     secret: true,
     description:
-      'Headers of every export request, key=value pairs separated by commas (values percent-encoded), such as an API key.',
+      "Headers of every export request, key=value pairs separated by commas (values percent-encoded), such as an API key. Read by OpenTelemetry's exporter itself.",
   },
   {
     name: 'OTEL_EXPORTER_OTLP_TIMEOUT',
     group: 'Tracing',
     schema: integer({ min: 1, max: 60_000 }),
     default: '10000',
-    description: 'How long one export request may take, in milliseconds (1 to 60000).',
+    description:
+      "How long one export request may take, in milliseconds (1 to 60000). Read by OpenTelemetry's exporter itself.",
   },
   {
     name: 'OTEL_SERVICE_NAME',
     group: 'Tracing',
     schema: text,
-    default: 'signing-bridge',
-    description: 'service.name of the spans.',
+    default: DEFAULT_SERVICE_NAME,
+    description: "service.name of the spans. Read by OpenTelemetry's resource detector itself.",
   },
   {
     name: 'OTEL_RESOURCE_ATTRIBUTES',
     group: 'Tracing',
-    schema: optional(keyValues),
+    schema: optional(resourceAttributes),
     default: '',
     description:
-      "More attributes of the spans' resource, key=value pairs separated by commas (deployment.environment.name=prod,...); OTEL_SERVICE_NAME wins over a service.name here.",
+      "More attributes of the spans' resource, key=value pairs separated by commas (deployment.environment.name=prod,...), values percent-encoded; a service.name here counts unless OTEL_SERVICE_NAME is set. Read by OpenTelemetry's resource detector itself.",
   },
   {
     name: 'OTEL_TRACES_SAMPLER',

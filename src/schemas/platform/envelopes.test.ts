@@ -1,6 +1,14 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PLATFORM_CODES } from './codes.js';
-import { errorBody, readEnvelope, successBody } from './envelopes.js';
+import {
+  errorBody,
+  ResponseBody,
+  readEnvelope,
+  readResponseBody,
+  successBody,
+} from './envelopes.js';
+import { readJson } from './json-text.js';
 
 describe('readEnvelope', () => {
   it('when envelope A says code 0, then the result is returned', () => {
@@ -59,5 +67,66 @@ describe('readEnvelope', () => {
   it('when a success body is written for either envelope, then it reads back as success', () => {
     expect(readEnvelope(successBody('A', { id: 'c' }))).toEqual({ ok: true, result: { id: 'c' } });
     expect(readEnvelope(successBody('B'))).toEqual({ ok: true, result: undefined });
+  });
+});
+
+describe('readResponseBody', () => {
+  /** What the schema makes of a value: its data, or undefined when it refuses it. */
+  const bySchema = (value: unknown) => {
+    const parsed = ResponseBody.safeParse(value);
+    return parsed.success ? parsed.data : undefined;
+  };
+  const anyValue = fc.oneof(
+    fc.jsonValue(),
+    fc.constantFrom(
+      0,
+      -0,
+      1.5,
+      2 ** 53 - 1,
+      2 ** 53,
+      -(2 ** 53),
+      1e21,
+      '0',
+      '00000000',
+      null,
+      true,
+    ),
+  );
+  /** Bodies with the envelope's keys, each present or not, of any type. */
+  const bodies = fc.record(
+    {
+      code: fc.oneof(fc.integer(), anyValue),
+      responseCode: fc.oneof(fc.string(), anyValue),
+      message: fc.oneof(fc.string(), anyValue),
+      result: anyValue,
+      other: anyValue,
+    },
+    { requiredKeys: [] },
+  );
+
+  it('for any JSON value or envelope-like body, then it reads as ResponseBody.safeParse does', () => {
+    fc.assert(
+      fc.property(fc.oneof(bodies, anyValue, fc.array(bodies)), (value) => {
+        expect(readResponseBody(value)).toStrictEqual(bySchema(value));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('for the texts the platform and the misbehaving answers send, then it reads as the schema does', () => {
+    const texts = [
+      '{"code":0,"message":"SUCCESS","result":{"id":1234567890123456789}}',
+      '{"responseCode":"00000000","message":"SUCCESS"}',
+      '{"code":1101,"responseCode":"00001101","message":"status"}',
+      '{"code":"0"}',
+      '{"code":12345678901234567890}',
+      '{"message":"no code"}',
+      '[{"code":0}]',
+      '{"code":0,"result":null}',
+    ];
+    for (const text of texts) {
+      const json = readJson(text);
+      expect(readResponseBody(json)).toStrictEqual(bySchema(json));
+    }
   });
 });

@@ -43,6 +43,8 @@ function quoteUnsafeInteger(token: string): string {
  * element of an array: `signatory.actions.*.corpSealIds.*`.
  */
 export function writeJson(value: unknown, numberPaths: ReadonlySet<string>): string {
+  // No number path (remind, approve, initiate...): nothing to write otherwise.
+  if (numberPaths.size === 0) return JSON.stringify(value) ?? 'null';
   return write(value, '', numberPaths) ?? 'null';
 }
 

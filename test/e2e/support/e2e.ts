@@ -100,17 +100,3 @@ function recordingObserver(calls: ObserverCall[]): BridgeObserver {
     load: (inFlight, pending) => calls.push(['load', inFlight, pending]),
   };
 }
-
-/** Polls `condition` until it holds; for conditions no event announces (what the observer saw). */
-export async function waitFor(
-  condition: () => boolean | Promise<boolean>,
-  timeoutMs: number,
-  what: string,
-) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline)
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}

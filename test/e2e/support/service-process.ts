@@ -1,12 +1,13 @@
 /** The service as it is deployed: its environment, and `signing-bridge run` as a process. */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { waitUntil } from '../../support/wait.js';
 
 const MAIN = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url));
 
 /**
  * The environment of one bridge with topics and a group of its own, calling the simulator at
- * `simulatorUrl`, quick to hand over and commit; `extra` adds Kafka's address and the rest.
+ * `simulatorUrl`, quick to hand over; `extra` adds Kafka's address and the rest.
  */
 export function serviceEnvironment(
   prefix: string,
@@ -21,7 +22,6 @@ export function serviceEnvironment(
     SIGNING_APP_TOKEN: 'demo-app-token',
     SIGNING_APP_SECRET: 'demo-app-secret',
     HANDOVER_TIMEOUT_MS: '2000',
-    COMMIT_INTERVAL_MS: '200',
     PRECONDITION_TIMEOUT_MS: '300',
     HTTP_PORT: '0',
     ...extra,
@@ -47,9 +47,9 @@ export function runCommand(env: Record<string, string>, args: string[] = []) {
 
 /** Resolves once the process has logged `message` (its JSON log lines are on stdout). */
 export async function logged(output: { stdout: string }, message: string, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!output.stdout.includes(`"msg":"${message}"`)) {
-    if (Date.now() > deadline) throw new Error(`no "${message}" in: ${output.stdout}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await waitUntil(() => output.stdout, {
+    until: (stdout) => stdout.includes(`"msg":"${message}"`),
+    what: `the log line "${message}"`,
+    timeoutMs,
+  });
 }
