@@ -2,15 +2,18 @@ import type { FetchedBatch, InboundRecord } from '../kafka/index.js';
 import type { Partitions, PartitionTask } from '../partitions/index.js';
 import type { CommandType } from '../schemas/messages/index.js';
 import { forwardingKey, forwardTarget } from './forwarding.js';
-import { keyText, newJob } from './job.js';
 import type { Job } from './job.js';
+import { keyText, newJob } from './job.js';
 import type { KeyScheduler } from './key-scheduler.js';
 import type { RecordLimits } from './record-limits.js';
 import type { BridgeObserver } from './settings.js';
 
 export interface IntakeOptions {
   readonly scheduler: KeyScheduler<Job>;
-  readonly partitions: Pick<Partitions, 'onLedgerBatch' | 'holdTopics' | 'task' | 'rewind' | 'seek'>;
+  readonly partitions: Pick<
+    Partitions,
+    'onLedgerBatch' | 'holdTopics' | 'task' | 'rewind' | 'seek'
+  >;
   /** The command type of each command topic; other topics are the ledger's. */
   readonly typeOf: ReadonlyMap<string, CommandType>;
   /** The priority class of each command type (command-classes.ts). */

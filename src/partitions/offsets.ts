@@ -68,7 +68,9 @@ export class PartitionOffsets {
   receive(offset: string, key: string, hasRoom: () => boolean): Fate {
     const value = BigInt(offset);
     const seen = this.#highest !== undefined && value <= this.#highest;
-    const fate = seen ? this.#receiveAgain(value, key, hasRoom) : this.#receiveNew(value, key, hasRoom);
+    const fate = seen
+      ? this.#receiveAgain(value, key, hasRoom)
+      : this.#receiveNew(value, key, hasRoom);
     this.#next = value + 1n;
     if (this.#taking > 0 && this.#next > (this.#highest as bigint)) this.#caughtUp();
     return fate;

@@ -38,10 +38,10 @@ describe('PartitionTask', () => {
 
   it('when a record is taken twice (a rebalance moved the fetch position back), then it is in hand once; finished, it is committable', () => {
     const task = new PartitionTask(3, { phase: 'active' });
-    expect(task.track('cmd.a', '7')).toBe(true);
-    expect(task.track('cmd.b', '2')).toBe(true);
-    expect(task.track('cmd.a', '7')).toBe(false);
-    task.track('cmd.a', '8');
+    expect(task.receive('cmd.a', '7', 'k', () => true)).toBe('take');
+    expect(task.receive('cmd.b', '2', 'k', () => true)).toBe('take');
+    expect(task.receive('cmd.a', '7', 'k', () => true)).toBe('skip');
+    task.receive('cmd.a', '8', 'k', () => true);
     task.finish('cmd.a', '8');
     expect(task.committable()).toEqual([]);
     task.finish('cmd.a', '7');
@@ -53,12 +53,12 @@ describe('PartitionTask', () => {
 
   it('when the same partition is acquired anew, then the new task holds nothing of the old one: offsets, forwarded marks, runs', () => {
     const old = new PartitionTask(0, { phase: 'active' });
-    old.track('cmd.a', '4');
+    old.receive('cmd.a', '4', 'k', () => true);
     old.markForwarded('cmd.a', 4n);
     old.close();
     expect(old.revoked).toBe(true);
     const fresh = new PartitionTask(0, { phase: 'active' });
-    expect(fresh.track('cmd.a', '4')).toBe(true);
+    expect(fresh.receive('cmd.a', '4', 'k', () => true)).toBe('take');
     expect(fresh.forwardedUpTo('cmd.a')).toBe(-1n);
     expect(fresh.marks('ledger')).toEqual([]);
   });
