@@ -31,6 +31,10 @@ export class ClassLoad {
   /** Keys that may have a runnable item of this class and run nothing, in the order they came. */
   readonly ready = new Set<string>();
 
+  /** Of `pending` and `size`, the items waiting out a retry delay (a command awaiting its contract). */
+  waiting = 0;
+  waitingSize = 0;
+
   /** What one key may hold of one lane of the class. */
   readonly laneShare: Bounds;
 
@@ -53,6 +57,22 @@ export class ClassLoad {
   /** Below half of its share of both bounds. */
   isBelowHalf(): boolean {
     return this.pending < Math.ceil(this.share.items / 2) && this.size < this.share.size / 2;
+  }
+
+  /** At or past its share of either bound, counting only items not waiting out a retry. */
+  isOverRunnable(): boolean {
+    return (
+      this.pending - this.waiting >= this.share.items ||
+      this.size - this.waitingSize >= this.share.size
+    );
+  }
+
+  /** Below half of its share of both bounds, counting only items not waiting out a retry. */
+  isBelowHalfRunnable(): boolean {
+    return (
+      this.pending - this.waiting < Math.ceil(this.share.items / 2) &&
+      this.size - this.waitingSize < this.share.size / 2
+    );
   }
 }
 

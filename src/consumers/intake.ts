@@ -26,6 +26,18 @@ export interface IntakeOptions {
 }
 
 /**
+ * The commands others wait for: a command addressing a contract retries until its create-contract
+ * ran (precondition). Their topics are held back only when the class is full without counting
+ * the commands waiting out a retry, so that those never keep their own create-contract out.
+ */
+const PREREQUISITES: ReadonlySet<CommandType> = new Set(['create-contract']);
+
+/** What #held holds for a class: its prerequisites' topics, or its other topics. */
+function holdName(name: string, prerequisite: boolean): string {
+  return prerequisite ? `${name} prerequisites` : name;
+}
+
+/**
  * The key records that run partition-wide in offset order (forwarded ones, careful ones) are
  * received under: they are never held back. A leading space: no bizId has one.
  */
@@ -43,7 +55,8 @@ const UNBOUNDED_KEY = ' unbounded';
  * - When the scheduler says a priority class is full (past its share of MAX_PENDING commands or
  *   MAX_PENDING_BYTES of records while the whole is full) it takes only part of a batch (the
  *   rest is fetched again later) and holds the topics of that class back until the class is
- *   relieved: the other classes' topics are still fetched.
+ *   relieved: the other classes' topics are still fetched. Create-contracts (PREREQUISITES)
+ *   are held apart, by the class's load without the commands waiting for their contract.
  */
 export class Intake {
   readonly #options: IntakeOptions;
@@ -70,9 +83,13 @@ export class Intake {
     const admitted = task.admit(batch.topic, last.offset, batch.highWatermark);
     const name = classOf(type);
     let received: string | undefined;
+    const prerequisite = PREREQUISITES.has(type);
     for (const record of batch.records) {
-      if (scheduler.isSaturated(name)) {
-        this.#holdBack(name);
+      const saturated = prerequisite
+        ? scheduler.isSaturatedForPrerequisites(name)
+        : scheduler.isSaturated(name);
+      if (saturated) {
+        this.#holdBack(name, prerequisite);
         break;
       }
       this.#receive(record, task, type, admitted);
@@ -130,23 +147,30 @@ export class Intake {
     if (ahead !== undefined) partitions.seek(topic, task.partition, ahead);
   }
 
-  #holdBack(name: string): void {
-    if (this.#held.has(name)) return;
+  /** Holds the class's topics back: its prerequisites' topic, or all its others. */
+  #holdBack(name: string, prerequisite: boolean): void {
+    const hold = holdName(name, prerequisite);
+    if (this.#held.has(hold)) return;
     const { scheduler, observer } = this.#options;
-    this.#held.add(name);
+    this.#held.add(hold);
     this.#holdTopics();
     if (this.#held.size === 1) observer.consumptionPaused?.(true, 'backpressure');
-    void scheduler.whenRelieved(name).then(() => {
-      this.#held.delete(name);
+    const relieved = prerequisite
+      ? scheduler.whenRelievedForPrerequisites(name)
+      : scheduler.whenRelieved(name);
+    void relieved.then(() => {
+      this.#held.delete(hold);
       this.#holdTopics();
       if (this.#held.size === 0) observer.consumptionPaused?.(false, 'backpressure');
     });
   }
 
-  /** The command topics of every class held back. */
+  /** The command topics held back: of each class, its prerequisites' and its others' apart. */
   #holdTopics(): void {
     const { partitions, typeOf, classOf } = this.#options;
-    const topics = [...typeOf].filter(([, type]) => this.#held.has(classOf(type)));
+    const topics = [...typeOf].filter(([, type]) =>
+      this.#held.has(holdName(classOf(type), PREREQUISITES.has(type))),
+    );
     partitions.holdTopics(new Set(topics.map(([topic]) => topic)));
   }
 }
