@@ -120,6 +120,7 @@ export class Bridge {
       const { scheduler } = engine;
       observer?.load?.(scheduler.running, scheduler.pending, scheduler.byClass());
       observer?.ledgerSize?.(engine.ledger.size());
+      observer?.hotKeys?.(engine.intake.hotKeys());
     }, settings.commitIntervalMs);
     engine.lag.start();
     this.#sweepTimer = setInterval(

@@ -51,6 +51,7 @@ function intakeOnPartition0() {
       task: () => task,
       rewind: () => [],
       seek: () => {},
+      heldKeys: () => new Map(),
     },
     typeOf: new Map([[topic, 'remind']]),
     classOf: () => 'bulk',

@@ -12,7 +12,7 @@ export interface IntakeOptions {
   readonly scheduler: KeyScheduler<Job>;
   readonly partitions: Pick<
     Partitions,
-    'onLedgerBatch' | 'holdTopics' | 'task' | 'rewind' | 'seek'
+    'onLedgerBatch' | 'holdTopics' | 'task' | 'rewind' | 'seek' | 'heldKeys'
   >;
   /** The command type of each command topic; other topics are the ledger's. */
   readonly typeOf: ReadonlyMap<string, CommandType>;
@@ -109,6 +109,21 @@ export class Intake {
     if (topic === undefined) return;
     const moved = this.#options.partitions.rewind(topic, key);
     if (moved.length > 0) this.#options.observer.keyRewound?.({ type, partitions: moved.length });
+  }
+
+  /**
+   * Per command type: the most commands one scheduling key holds in hand (a bizId's, or the
+   * records a partition forwards), and the bizIds with commands left in Kafka.
+   */
+  hotKeys(): Array<{ type: CommandType; longest: number; heldBack: number }> {
+    const { scheduler, partitions, typeOf } = this.#options;
+    const longest = scheduler.longestLanes();
+    const held = partitions.heldKeys();
+    return [...typeOf].map(([topic, type]) => ({
+      type,
+      longest: longest.get(type) ?? 0,
+      heldBack: held.get(topic) ?? 0,
+    }));
   }
 
   #receive(
