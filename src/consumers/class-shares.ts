@@ -16,7 +16,7 @@ export const ONE_CLASS = '';
  * class is filled only by that many keys at their bound. Smaller, a busy key's lane would be
  * fetched again from Kafka more often (each time half of it has run).
  */
-const LANES_PER_SHARE = 8;
+export const LANES_PER_SHARE = 8;
 
 export interface Bounds {
   readonly items: number;
