@@ -179,3 +179,52 @@ it('when add-documents of a contract come before its create-contract, more than 
   const contract = await sim.admin.contract({ bizId });
   expect(contract.documents).toHaveLength(documents.length);
 }, 150_000);
+
+it('when the bridge stops while a bizId is held back and another takes over, then every command of it ends once, in order, with one platform call each', async () => {
+  const topics = uniqueTopics();
+  await createTopics(brokers, topics, 2);
+  const sender = await CommandSender.connect(brokers, topics);
+  const collector = await EventCollector.start(brokers, topics);
+  running.push({ stop: () => sender.close() }, collector);
+  const [hot, other] = (await signingContracts(sim.url, 2, 'handover')) as [string, string];
+  const groupId = `hot-handover-${hot}`;
+  const start = async (observer: BridgeObserver) => {
+    const bridge = await startBridge({
+      brokers,
+      topics,
+      simulatorUrl: sim.url,
+      observer,
+      settings: { maxPending: MAX_PENDING, groupId },
+      client: { requestsPerSecond: 50 },
+    });
+    running.unshift(bridge);
+    return bridge;
+  };
+
+  const first = watching();
+  const a = await start(first.observer);
+  const hotReminders = Array.from({ length: 150 }, () => remind(hot));
+  const others = Array.from({ length: 20 }, () => remind(other));
+  await sender.send([...hotReminders, ...others]);
+  await waitUntil(() => first.endedOf(hot), {
+    what: 'the busy bizId held back with some of its reminders ended',
+    until: (ended) => first.heldBack.includes(hot) && ended >= 10,
+  });
+  // Its commit stays below its first reminder left in Kafka: the next owner reads it again.
+  await a.stop();
+  expect(first.endedOf(hot)).toBeLessThan(hotReminders.length);
+
+  const second = watching();
+  await start(second.observer);
+  const ids = [...hotReminders, ...others].map((r) => r.command.commandId);
+  await collector.waitForTerminalEvents(ids, 60_000);
+  const terminals = collector.events.filter((e) => e.terminal);
+  const hotEnds = terminals.filter((e) => e.key === hot).map((e) => e.data.commandId);
+  expect(hotEnds).toEqual(hotReminders.map((r) => r.command.commandId));
+  const calls = await sim.admin.calls();
+  const contract = await sim.admin.contract({ bizId: hot });
+  const hotCalls = calls.filter(
+    (c) => c.operation === 'remindSignatories' && c.contractId === contract.id,
+  );
+  expect(hotCalls).toHaveLength(hotReminders.length);
+}, 120_000);
