@@ -5,6 +5,8 @@
  * create-contract must not keep it out. Facts, not durations: what had ended of the busy bizId
  * when the others ended.
  */
+import { randomBytes } from 'node:crypto';
+import { PDFDocument } from 'pdf-lib';
 import { afterAll, afterEach, beforeAll, expect, inject, it } from 'vitest';
 import type { BridgeObserver } from '../../src/consumers/index.js';
 import type { Command } from '../../src/schemas/messages/index.js';
@@ -227,4 +229,73 @@ it('when the bridge stops while a bizId is held back and another takes over, the
     (c) => c.operation === 'remindSignatories' && c.contractId === contract.id,
   );
   expect(hotCalls).toHaveLength(hotReminders.length);
+}, 120_000);
+
+/** A one-page PDF of about `bytes`, carrying random bytes as an attachment (not compressible). */
+async function largePdf(bytes: number): Promise<string> {
+  const doc = await PDFDocument.create();
+  doc.addPage([200, 200]);
+  await doc.attach(randomBytes(bytes), 'filler.bin', { mimeType: 'application/octet-stream' });
+  return Buffer.from(await doc.save()).toString('base64');
+}
+
+it('when add-documents with ~500 KB inline files come before their create-contract, more bytes than the backlog holds, then the create-contract runs, they all complete, and other contracts are not held meanwhile', async () => {
+  const topics = uniqueTopics();
+  await createTopics(brokers, topics, 2);
+  const sender = await CommandSender.connect(brokers, topics);
+  const collector = await EventCollector.start(brokers, topics);
+  running.push({ stop: () => sender.close() }, collector);
+  const watch = watching();
+  const bridge = await startBridge({
+    brokers,
+    topics,
+    simulatorUrl: sim.url,
+    observer: watch.observer,
+    // The interactive share is 3.2 MiB of 4 MiB: one bizId holds 0.4 MiB of add-documents, so
+    // one of these at a time; the 12 would fill the whole.
+    settings: {
+      maxPendingBytes: 4 * 1024 * 1024,
+      precondition: {
+        timeoutMs: 60_000,
+        policy: { initialDelayMs: 50, maxDelayMs: 300, multiplier: 2 },
+      },
+    },
+  });
+  running.unshift(bridge);
+
+  const bizId = uniqueBizId('large-docs');
+  const file = await largePdf(500_000);
+  const documents = Array.from({ length: 12 }, (_, n) => ({
+    type: 'add-document' as const,
+    command: {
+      ...meta(bizId),
+      payload: {
+        source: 'file',
+        title: `${bizId}/${n}`,
+        fileSuffix: 'pdf',
+        file: { base64: file },
+      },
+    } as Command<'add-document'>,
+  }));
+  // One a request: a batch of them is over the broker's message size.
+  for (const document of documents) await sender.send([document]);
+  await waitUntil(() => watch.heldBack, {
+    what: 'the large add-documents held back',
+    until: (held) => held.includes(bizId),
+  });
+  const create = await commands.createContract(bizId);
+  const otherCreates = await Promise.all(
+    Array.from({ length: 3 }, () => commands.createContract(uniqueBizId('other'))),
+  );
+  await sender.send([create, ...otherCreates]);
+  for (const each of [create, ...otherCreates]) {
+    const end = await collector.waitForTerminalEvent(each.command.commandId, 30_000);
+    expect(end.event.type).toBe('signingbridge.contract.created');
+  }
+  expect(watch.endedOf(bizId)).toBeLessThan(documents.length + 1);
+
+  const ids = documents.map((d) => d.command.commandId);
+  await collector.waitForTerminalEvents(ids, 60_000);
+  const outcomes = ids.map((id) => collector.terminalEventsOf(id)[0]?.event.type);
+  expect(new Set(outcomes)).toEqual(new Set(['signingbridge.document.added']));
 }, 120_000);
