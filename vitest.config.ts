@@ -32,7 +32,11 @@ export default defineConfig({
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
+          // Two files at a time: each has its own topics, group, simulator and ports, and many
+          // wait on processes, sessions and sockets more than on the CPU. Tool installs take a
+          // lock of their own (scripts/tools).
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

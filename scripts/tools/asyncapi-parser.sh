@@ -10,6 +10,12 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 dir="$root/.tools/asyncapi"
 stamp="$dir/.installed"
 
+# Test files run two at a time: two installs of the same tool wait for each other, the second
+# then finding it installed.
+mkdir -p "$root/.tools"
+exec 9>"$root/.tools/.lock-asyncapi"
+flock 9
+
 if [[ -f "$stamp" && "$(cat "$stamp")" == "$PARSER_VERSION" ]]; then
   echo "$dir"
   exit 0

@@ -27,6 +27,12 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 bin_dir="$root/.tools/bin"
 binary="$bin_dir/$TOOL"
 
+# Test files run two at a time: two installs of the same tool wait for each other, the second
+# then finding it installed.
+mkdir -p "$root/.tools"
+exec 9>"$root/.tools/.lock-$TOOL"
+flock 9
+
 built_from() {
   go version -m "$binary" 2>/dev/null | awk '$1 == "mod" { print $2 "@" $3 }'
 }

@@ -16,6 +16,12 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 venv="$root/.tools/venvs/$name"
 stamp="$venv/.requirements"
 
+# Test files run two at a time: two installs of the same tool wait for each other, the second
+# then finding it installed.
+mkdir -p "$root/.tools"
+exec 9>"$root/.tools/.lock-venv-$name"
+flock 9
+
 if [[ -x "$venv/bin/python" && -f "$stamp" ]] && cmp -s "$stamp" "$requirements"; then
   echo "$venv/bin/python"
   exit 0

@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { PartitionReleased } from '../errors.js';
+import type { OutboundRecord } from '../kafka/index.js';
+import { LedgerReader } from '../ledger/index.js';
+import { CrashGuard } from './crash-guard.js';
 import type { PartitionEvent } from './partition-machine.js';
 import { PartitionTask } from './partition-task.js';
 
@@ -80,5 +83,31 @@ describe('PartitionTask', () => {
       sweeps++;
     });
     expect(sweeps).toBe(2);
+  });
+
+  it('when crashed holders had records in hand, then it recovers them through its guard until the group has committed past them; never acquired, it recovers nothing', async () => {
+    const written: OutboundRecord[] = [];
+    const outbox = {
+      write: async (records: readonly OutboundRecord[]) => void written.push(...records),
+    };
+    const marker = { kind: 'acquired' as const, instance: 'me', nonce: 'n' };
+    const guard = new CrashGuard({
+      partition: 0,
+      ledgerTopic: 'ledger',
+      marker,
+      outbox: outbox as never,
+      maxDeaths: 2,
+      onRefused: () => {},
+    });
+    const inHand = new Map([['cmd.a', 5n]]);
+    expect(new PartitionTask(0, { phase: 'active' }).recover(inHand, false, undefined)).toBe(false);
+
+    const task = new PartitionTask(0, { phase: 'active' });
+    task.acquire(guard, new LedgerReader({ instance: 'me', nonce: 'n' }), 0);
+    expect(task.recover(inHand, false, undefined)).toBe(true);
+    const last = () => JSON.parse(String(written.at(-1)?.value));
+    await vi.waitFor(() => expect(last()).toMatchObject({ recovering: { 'cmd.a': '5' } }));
+    task.committedSince('cmd.a', 6n);
+    await vi.waitFor(() => expect(last()).not.toHaveProperty('recovering'));
   });
 });

@@ -10,7 +10,7 @@
  */
 import { PartitionReleased } from '../errors.js';
 import type { OutboundRecord } from '../kafka/index.js';
-import { forwardedRecord, type LedgerReader } from '../ledger/index.js';
+import { type CarefulRun, forwardedRecord, type LedgerReader } from '../ledger/index.js';
 import type { CarefulVerdict, CrashGuard, GuardedRecord } from './crash-guard.js';
 import { PartitionOffsets, type TopicPartitionOffset } from './offsets.js';
 import {
@@ -102,9 +102,23 @@ export class PartitionTask {
     this.#reader = undefined;
   }
 
-  /** The crash guard of this acquisition (crash-guard.ts), for the driver's take-over. */
-  get guard(): CrashGuard | undefined {
-    return this.#guard;
+  /**
+   * Takes over what crashed holders may have had in hand (crash-guard.ts); false when this task
+   * holds no acquisition to recover into.
+   */
+  recover(
+    inHand: ReadonlyMap<string, bigint>,
+    crashLoop: boolean,
+    suspect: CarefulRun | undefined,
+  ): boolean {
+    if (!this.#guard) return false;
+    void this.#guard.takeOver(inHand, crashLoop, suspect);
+    return true;
+  }
+
+  /** The group's committed offset of a topic, once known: what it passed is finished for good. */
+  committedSince(topic: string, offset: bigint): void {
+    this.#guard?.committed(topic, offset);
   }
 
   /**

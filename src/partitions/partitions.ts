@@ -355,13 +355,13 @@ export class Partitions {
    * since is finished for good.
    */
   #recover(task: PartitionTask, reader: LedgerReader, crashed: readonly string[]): void {
-    const { guard, partition } = task;
+    const { partition } = task;
     const inHand = reader.inHand(crashed);
-    if (!guard || inHand.size === 0) return;
+    if (inHand.size === 0) return;
     const crashLoop = reader.recovering(crashed);
     const careful = reader.careful;
     const suspect = careful && crashed.includes(careful.instance) ? careful : undefined;
-    void guard.takeOver(inHand, crashLoop, suspect);
+    if (!task.recover(inHand, crashLoop, suspect)) return;
     const { consumer, log } = this.#options;
     const what = { partition, crashed, inHand: Object.fromEntries(inHand) };
     if (crashLoop)
@@ -369,7 +369,7 @@ export class Partitions {
     else log.warn(what, 'previous holder crashed; running again what it had in hand');
     void consumer.committed([...inHand.keys()], partition).then(
       (committed) => {
-        for (const [topic, offset] of committed) guard.committed(topic, BigInt(offset));
+        for (const [topic, offset] of committed) task.committedSince(topic, BigInt(offset));
       },
       (error: unknown) => log.warn({ err: error, partition }, 'committed offsets unknown'),
     );

@@ -169,7 +169,10 @@ describe('EventSubscriber', () => {
     );
     await after.waitForOutcome(two.commandId, { timeoutMs: 30_000 });
     await after.stop();
+    // The topics are shared with the other tests here, whose last events may still come: what
+    // matters is that the second read neither repeats the first's nor misses what came after.
     expect(first.map((e) => e.commandId)).not.toContain(two.commandId);
-    expect(new Set(second.map((e) => e.commandId))).toEqual(new Set([two.commandId]));
+    expect(second.map((e) => e.commandId)).not.toContain(one.commandId);
+    expect(second.map((e) => e.commandId)).toContain(two.commandId);
   });
 });
