@@ -23,6 +23,7 @@ import { subjectEntries } from './bridge/build.js';
 import { measureDrain } from './bridge/drain-run.js';
 import { measureFairness } from './bridge/fairness-run.js';
 import { measureGroup } from './bridge/group-run.js';
+import { hotkeyVerdicts, measureHotkey, printHotkey } from './bridge/hotkey-run.js';
 import { benchKafka, PARTITIONS } from './bridge/kafka-io.js';
 import { parseOptions, USAGE } from './bridge/options.js';
 import { parallelConsumerJar } from './bridge/parallel-consumer.js';
@@ -92,6 +93,21 @@ async function main(): Promise<void> {
       machine: machine(loadAtStart),
       options,
       fairness,
+      verdicts,
+    });
+    process.stdout.write(`written to ${fileURLToPath(file)}\n`);
+  }
+  if (options.scenarios.has('hotkey')) {
+    progress(
+      `hotkey: ${options.hotkey.reminds} reminders, ${options.hotkey.documents} add-documents`,
+    );
+    const hotkey = await measureHotkey(run);
+    const verdicts = hotkeyVerdicts(hotkey);
+    printHotkey(hotkey, verdicts);
+    const file = await saveResult('hotkey', {
+      machine: machine(loadAtStart),
+      options,
+      hotkey,
       verdicts,
     });
     process.stdout.write(`written to ${fileURLToPath(file)}\n`);

@@ -8,6 +8,8 @@ Scenarios, each selectable with --only (default: all, in this order):
               of a backlog under the platform's rate limit (bench/results/bridge.json)
   fairness    interactive create-contracts behind a batch of reminders, with priority classes
               and without (bench/results/fairness.json)
+  hotkey      one busy bizId (reminders; add-documents before their create-contract) and 20
+              others sent after it (bench/results/hotkey.json)
   group       bridge processes sharing one platform budget while one is killed and one added
               (bench/results/group.json)
   ledger      the bridge starting on ledgers of 100k, 1M and 10M bizIds of history, 100k of
@@ -15,7 +17,7 @@ Scenarios, each selectable with --only (default: all, in this order):
               (bench/results/ledger-scale.json; also npm run bench:ledger)
 
   --only LIST            the scenarios to run, comma-separated
-                         (default throughput,fairness,group,ledger)
+                         (default throughput,fairness,hotkey,group,ledger)
   --commands N           backlog of the throughput scenario (default 30000)
   --baseline-commands N  the baseline's backlog (default: --commands, at most 10000: the
                          baseline drains ~150/s, and throughput is a rate)
@@ -43,6 +45,8 @@ Scenarios, each selectable with --only (default: all, in this order):
                          (default 20)
   --fairness-seconds S   one create-contract every --fairness-every-ms for S s (default 60)
   --fairness-every-ms N  (default 2000)
+  --hotkey-reminds N     reminders for one contract before 20 others (default 3000)
+  --hotkey-documents N   add-documents sent before their create-contract (default 2000)
   --group-commands N     backlog the group drains (default 20000)
   --group-bridges N      bridge processes at the start (default 3)
   --group-overbudget-seconds S  first, the same processes given three times the budget (each
@@ -65,7 +69,7 @@ Scenarios, each selectable with --only (default: all, in this order):
   -h, --help             show this help
 `;
 
-export const SCENARIOS = ['throughput', 'fairness', 'group', 'ledger'] as const;
+export const SCENARIOS = ['throughput', 'fairness', 'hotkey', 'group', 'ledger'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 export interface Options {
@@ -93,6 +97,7 @@ export interface Options {
     readonly seconds: number;
     readonly everyMs: number;
   };
+  readonly hotkey: { readonly reminds: number; readonly documents: number };
   readonly group: {
     readonly commands: number;
     readonly bridges: number;
@@ -142,6 +147,8 @@ export function parseOptions(argv: string[]): Options | 'help' {
       'fairness-warmup': { ...number, default: '20' },
       'fairness-seconds': { ...number, default: '60' },
       'fairness-every-ms': { ...number, default: '2000' },
+      'hotkey-reminds': { ...number, default: '3000' },
+      'hotkey-documents': { ...number, default: '2000' },
       'group-commands': { ...number, default: '20000' },
       'group-bridges': { ...number, default: '3' },
       'group-overbudget-seconds': { ...number, default: '60' },
@@ -187,6 +194,10 @@ export function parseOptions(argv: string[]): Options | 'help' {
       warmupS: atLeast(0, 'fairness-warmup', v['fairness-warmup']),
       seconds: atLeast(1, 'fairness-seconds', v['fairness-seconds']),
       everyMs: atLeast(100, 'fairness-every-ms', v['fairness-every-ms']),
+    },
+    hotkey: {
+      reminds: atLeast(1, 'hotkey-reminds', v['hotkey-reminds']),
+      documents: atLeast(1, 'hotkey-documents', v['hotkey-documents']),
     },
     group: {
       commands: atLeast(1, 'group-commands', v['group-commands']),

@@ -122,6 +122,7 @@ export class Bridge {
       const { scheduler } = engine;
       observer?.load?.(scheduler.running, scheduler.pending, scheduler.byClass());
       observer?.ledgerSize?.(engine.ledger.size());
+      observer?.hotKeys?.(engine.intake.hotKeys());
     }, settings.commitIntervalMs);
     engine.lag.start();
     this.#watchPartitions(engine, commandPartitions);

@@ -11,6 +11,13 @@ import { WeightedTurns } from '../fairness/weighted-turns.js';
 /** The class of items when no classes are given. */
 export const ONE_CLASS = '';
 
+/**
+ * One key's lane may hold this fraction of its class's share (docs/design.md, "Hot keys"): a
+ * class is filled only by that many keys at their bound. Smaller, a busy key's lane would be
+ * fetched again from Kafka more often (each time half of it has run).
+ */
+export const LANES_PER_SHARE = 8;
+
 export interface Bounds {
   readonly items: number;
   readonly size: number;
@@ -24,11 +31,23 @@ export class ClassLoad {
   /** Keys that may have a runnable item of this class and run nothing, in the order they came. */
   readonly ready = new Set<string>();
 
+  /** Of `pending` and `size`, the items waiting out a retry delay (a command awaiting its contract). */
+  waiting = 0;
+  waitingSize = 0;
+
+  /** What one key may hold of one lane of the class. */
+  readonly laneShare: Bounds;
+
   constructor(
     readonly name: string,
     readonly weight: number,
     readonly share: Bounds,
-  ) {}
+  ) {
+    this.laneShare = {
+      items: Math.max(1, Math.floor(share.items / LANES_PER_SHARE)),
+      size: share.size / LANES_PER_SHARE,
+    };
+  }
 
   /** At or past its share of either bound. */
   isOver(): boolean {
@@ -38,6 +57,22 @@ export class ClassLoad {
   /** Below half of its share of both bounds. */
   isBelowHalf(): boolean {
     return this.pending < Math.ceil(this.share.items / 2) && this.size < this.share.size / 2;
+  }
+
+  /** At or past its share of either bound, counting only items not waiting out a retry. */
+  isOverRunnable(): boolean {
+    return (
+      this.pending - this.waiting >= this.share.items ||
+      this.size - this.waitingSize >= this.share.size
+    );
+  }
+
+  /** Below half of its share of both bounds, counting only items not waiting out a retry. */
+  isBelowHalfRunnable(): boolean {
+    return (
+      this.pending - this.waiting < Math.ceil(this.share.items / 2) &&
+      this.size - this.waitingSize < this.share.size / 2
+    );
   }
 }
 

@@ -12,6 +12,7 @@ import type { CommandType } from '../schemas/messages/index.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import { classWeights } from './command-classes.js';
 import { Forwarding } from './forwarding.js';
+import { HotKeyLog } from './hot-key-log.js';
 import { Intake } from './intake.js';
 import type { Job } from './job.js';
 import { KeyScheduler } from './key-scheduler.js';
@@ -116,6 +117,8 @@ export function createEngine(
       const { topic, partition, offset } = job.record;
       log.error({ err: error, topic, partition, offset }, 'command run failed unexpectedly');
     },
+    // Intake is built below, after the partitions it reads from; this is called later.
+    onLaneRelieved: (key, lane) => intake.laneRelieved(key, lane as CommandType),
   });
   const partitions = new Partitions({
     consumer: io.consumer,
@@ -134,6 +137,7 @@ export function createEngine(
     },
     log,
   });
+  const hotKeyLog = new HotKeyLog(log);
   const intake = new Intake({
     scheduler,
     partitions,
@@ -141,7 +145,17 @@ export function createEngine(
     limits: settings.limits.record,
     commandPartitions: io.commandPartitions,
     classOf,
-    observer,
+    observer: {
+      ...observer,
+      keyHeldBack: (info) => {
+        observer.keyHeldBack?.(info);
+        hotKeyLog.heldBack(info);
+      },
+      keyReleased: (info) => {
+        observer.keyReleased?.(info);
+        hotKeyLog.released(info);
+      },
+    },
   });
   const lag = new LagReport({
     consumer: io.consumer,

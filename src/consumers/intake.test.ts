@@ -38,13 +38,21 @@ function intakeOnPartition0() {
   const pushed: { key: string; offset: string; forwardTo: number | undefined }[] = [];
   const scheduler = {
     isSaturated: () => false,
+    laneHasRoom: () => true,
     push: (key: string, job: Job) =>
       pushed.push({ key, offset: job.record.offset, forwardTo: job.forwardTo }),
   } as unknown as KeyScheduler<Job>;
   const task = new PartitionTask(0, { phase: 'active' });
   const intake = new Intake({
     scheduler,
-    partitions: { onLedgerBatch: () => {}, holdTopics: () => {}, task: () => task },
+    partitions: {
+      onLedgerBatch: () => {},
+      holdTopics: () => {},
+      task: () => task,
+      rewind: () => [],
+      seek: () => {},
+      heldKeys: () => new Map(),
+    },
     typeOf: new Map([[topic, 'remind']]),
     classOf: () => 'bulk',
     limits: DEFAULT_RECORD_LIMITS,

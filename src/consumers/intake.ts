@@ -1,15 +1,19 @@
-import type { FetchedBatch } from '../kafka/index.js';
-import type { Partitions } from '../partitions/index.js';
+import type { FetchedBatch, InboundRecord } from '../kafka/index.js';
+import type { Partitions, PartitionTask } from '../partitions/index.js';
 import type { CommandType } from '../schemas/messages/index.js';
 import { forwardingKey, forwardTarget } from './forwarding.js';
-import { type Job, newJob } from './job.js';
+import type { Job } from './job.js';
+import { keyText, newJob } from './job.js';
 import type { KeyScheduler } from './key-scheduler.js';
 import type { RecordLimits } from './record-limits.js';
 import type { BridgeObserver } from './settings.js';
 
 export interface IntakeOptions {
   readonly scheduler: KeyScheduler<Job>;
-  readonly partitions: Pick<Partitions, 'onLedgerBatch' | 'holdTopics' | 'task'>;
+  readonly partitions: Pick<
+    Partitions,
+    'onLedgerBatch' | 'holdTopics' | 'task' | 'rewind' | 'seek' | 'heldKeys'
+  >;
   /** The command type of each command topic; other topics are the ledger's. */
   readonly typeOf: ReadonlyMap<string, CommandType>;
   /** The priority class of each command type (command-classes.ts). */
@@ -22,23 +26,50 @@ export interface IntakeOptions {
 }
 
 /**
+ * The commands others wait for: a command addressing a contract retries until its create-contract
+ * ran (precondition). Their topics are held back only when the class is full without counting
+ * the commands waiting out a retry, so that those never keep their own create-contract out.
+ */
+const PREREQUISITES: ReadonlySet<CommandType> = new Set(['create-contract']);
+
+/** What #held holds for a class: its prerequisites' topics, or its other topics. */
+function holdName(name: string, prerequisite: boolean): string {
+  return prerequisite ? `${name} prerequisites` : name;
+}
+
+/**
+ * The key records that run partition-wide in offset order (forwarded ones, careful ones) are
+ * received under: they are never held back. A leading space: no bizId has one.
+ */
+const UNBOUNDED_KEY = ' unbounded';
+
+/**
  * Hands fetched command records to the scheduler, keyed by bizId, and returns at once: the
  * next fetch waits for this, so nothing slow happens here (a record's limits are checked when
- * it runs, before it is decoded). When the scheduler says a priority class is full (past its
- * share of MAX_PENDING commands or MAX_PENDING_BYTES of records while the whole is full) it
- * takes only part of a batch (the rest is fetched again later) and holds the topics of that
- * class back until the class is relieved: the other classes' topics are still fetched.
+ * it runs, before it is decoded).
+ *
+ * - A bizId whose commands of a topic are at its bound (docs/design.md, "Hot keys") takes no
+ *   more of them: they are left in Kafka and the partition goes on with the others. Once the
+ *   bizId is below half its bound, the partition is fetched again from the first it left
+ *   (partitions.rewind), and what was seen before is skipped.
+ * - When the scheduler says a priority class is full (past its share of MAX_PENDING commands or
+ *   MAX_PENDING_BYTES of records while the whole is full) it takes only part of a batch (the
+ *   rest is fetched again later) and holds the topics of that class back until the class is
+ *   relieved: the other classes' topics are still fetched. Create-contracts (PREREQUISITES)
+ *   are held apart, by the class's load without the commands waiting for their contract.
  */
 export class Intake {
   readonly #options: IntakeOptions;
   readonly #held = new Set<string>();
+  readonly #topicOf: ReadonlyMap<string, string>;
 
   constructor(options: IntakeOptions) {
     this.#options = options;
+    this.#topicOf = new Map([...options.typeOf].map(([topic, type]) => [type, topic]));
   }
 
   onBatch(batch: FetchedBatch): void {
-    const { scheduler, partitions, typeOf, classOf, limits, commandPartitions } = this.#options;
+    const { scheduler, partitions, typeOf, classOf } = this.#options;
     const type = typeOf.get(batch.topic);
     if (type === undefined) {
       partitions.onLedgerBatch(batch);
@@ -51,49 +82,110 @@ export class Intake {
     // The records may run once the partition's marker says they may be in hand.
     const admitted = task.admit(batch.topic, last.offset, batch.highWatermark);
     const name = classOf(type);
-    let taken: string | undefined;
+    let received: string | undefined;
+    const prerequisite = PREREQUISITES.has(type);
     for (const record of batch.records) {
-      if (scheduler.isSaturated(name)) {
-        this.#holdBack(name);
+      const saturated = prerequisite
+        ? scheduler.isSaturatedForPrerequisites(name)
+        : scheduler.isSaturated(name);
+      if (saturated) {
+        this.#holdBack(name, prerequisite);
         break;
       }
-      // false for a record already in hand: a rebalance moves the fetch position back to
-      // the last commit, and the partition stayed here.
-      if (task.track(record.topic, record.offset)) {
-        const job = newJob(record, task, type, limits.maxKeyBytes);
-        job.forwardTo = forwardTarget(record, limits, commandPartitions);
-        job.admitted = admitted;
-        const careful = task.carefulKey(record);
-        job.careful = careful !== undefined;
-        scheduler.push(careful ?? schedulingKey(job), job);
-      }
-      taken = record.offset;
+      this.#receive(record, task, type, admitted);
+      received = record.offset;
     }
-    if (taken !== undefined) batch.resolve(taken);
+    if (received === undefined) return;
+    batch.resolve(received);
+    this.#afterBatch(task, batch.topic, type);
   }
 
-  #holdBack(name: string): void {
-    if (this.#held.has(name)) return;
+  /**
+   * The key's commands of the type (its lane) have room again: the partitions that left some in
+   * Kafka fetch them again.
+   */
+  laneRelieved(key: string, type: CommandType): void {
+    const topic = this.#topicOf.get(type);
+    if (topic === undefined) return;
+    const moved = this.#options.partitions.rewind(topic, key);
+    if (moved.length > 0) this.#options.observer.keyRewound?.({ type, partitions: moved.length });
+  }
+
+  /**
+   * Per command type: the most commands one scheduling key holds in hand (a bizId's, or the
+   * records a partition forwards), and the bizIds with commands left in Kafka.
+   */
+  hotKeys(): Array<{ type: CommandType; longest: number; heldBack: number }> {
+    const { scheduler, partitions, typeOf } = this.#options;
+    const longest = scheduler.longestLanes();
+    const held = partitions.heldKeys();
+    return [...typeOf].map(([topic, type]) => ({
+      type,
+      longest: longest.get(type) ?? 0,
+      heldBack: held.get(topic) ?? 0,
+    }));
+  }
+
+  #receive(
+    record: InboundRecord,
+    task: PartitionTask,
+    type: CommandType,
+    admitted: Promise<boolean> | undefined,
+  ): void {
+    const { scheduler, limits, commandPartitions, classOf, observer } = this.#options;
+    const forwardTo = forwardTarget(record, limits, commandPartitions);
+    const key = keyText(record.key, limits.maxKeyBytes);
+    const bounded = forwardTo === undefined && !task.careful;
+    const fate = task.receive(record.topic, record.offset, bounded ? key : UNBOUNDED_KEY, () =>
+      bounded ? scheduler.laneHasRoom(key, type, classOf(type)) : true,
+    );
+    if (fate === 'hold-first') {
+      const { partition, offset } = record;
+      observer.keyHeldBack?.({ type, bizId: key, partition, offset });
+    }
+    if (fate !== 'take') return;
+    const job = newJob(record, task, type, limits.maxKeyBytes);
+    job.forwardTo = forwardTo;
+    job.admitted = admitted;
+    const careful = task.carefulKey(record);
+    job.careful = careful !== undefined;
+    scheduler.push(careful ?? (forwardTo === undefined ? key : forwardingKey(record)), job);
+  }
+
+  /** Keys that have everything in hand again are said so; nothing left to take: skip ahead. */
+  #afterBatch(task: PartitionTask, topic: string, type: CommandType): void {
+    const { partitions, observer } = this.#options;
+    for (const key of task.takeReleased(topic)) {
+      observer.keyReleased?.({ type, bizId: key, partition: task.partition });
+    }
+    const ahead = task.skipAhead(topic);
+    if (ahead !== undefined) partitions.seek(topic, task.partition, ahead);
+  }
+
+  /** Holds the class's topics back: its prerequisites' topic, or all its others. */
+  #holdBack(name: string, prerequisite: boolean): void {
+    const hold = holdName(name, prerequisite);
+    if (this.#held.has(hold)) return;
     const { scheduler, observer } = this.#options;
-    this.#held.add(name);
+    this.#held.add(hold);
     this.#holdTopics();
     if (this.#held.size === 1) observer.consumptionPaused?.(true, 'backpressure');
-    void scheduler.whenRelieved(name).then(() => {
-      this.#held.delete(name);
+    const relieved = prerequisite
+      ? scheduler.whenRelievedForPrerequisites(name)
+      : scheduler.whenRelieved(name);
+    void relieved.then(() => {
+      this.#held.delete(hold);
       this.#holdTopics();
       if (this.#held.size === 0) observer.consumptionPaused?.(false, 'backpressure');
     });
   }
 
-  /** The command topics of every class held back. */
+  /** The command topics held back: of each class, its prerequisites' and its others' apart. */
   #holdTopics(): void {
     const { partitions, typeOf, classOf } = this.#options;
-    const topics = [...typeOf].filter(([, type]) => this.#held.has(classOf(type)));
+    const topics = [...typeOf].filter(([, type]) =>
+      this.#held.has(holdName(classOf(type), PREREQUISITES.has(type))),
+    );
     partitions.holdTopics(new Set(topics.map(([topic]) => topic)));
   }
-}
-
-/** A command runs under its bizId; a record to forward, under its partition's forwarding key. */
-function schedulingKey(job: Job): string {
-  return job.forwardTo === undefined ? job.key : forwardingKey(job.record);
 }

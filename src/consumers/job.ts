@@ -59,10 +59,11 @@ export function newJob(
 }
 
 /**
- * A key over its limit or not UTF-8 (its record is rejected) stands as an excerpt marked with a
- * hash of every byte: two different keys never share a scheduling key or a ledger entry.
+ * The record key as text. A key over its limit or not UTF-8 (its record is rejected) stands as an
+ * excerpt marked with a hash of every byte: two different keys never share a scheduling key or a
+ * ledger entry.
  */
-function keyText(key: Buffer | null, maxKeyBytes: number): string {
+export function keyText(key: Buffer | null, maxKeyBytes: number): string {
   if (key === null) return '';
   const text = key.length <= maxKeyBytes ? utf8(key) : undefined;
   return text ?? bytesExcerpt(key, ID_EXCERPT_MAX_CHARS);

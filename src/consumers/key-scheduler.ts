@@ -1,4 +1,5 @@
 import { type ClassLoad, ClassShares, ONE_CLASS } from './class-shares.js';
+import { KeyLanes, type LaneLoad } from './key-lanes.js';
 
 /** What a run of an item asks for: nothing more (it is finished), or another run later. */
 export type RunVerdict = { readonly retryInMs: number } | undefined;
@@ -37,6 +38,11 @@ export interface KeySchedulerOptions<T> {
   maxPendingSize?: number;
   /** A safety net: the worker is expected to handle its own errors. */
   onError: (error: unknown, item: T) => void;
+  /**
+   * A key's lane that refused an item (laneHasRoom) is below half of its bound: it may take its
+   * items again.
+   */
+  onLaneRelieved?: (key: string, lane: string) => void;
 }
 
 interface Waiter {
@@ -49,6 +55,7 @@ interface Entry<T> {
   readonly item: T;
   readonly lane: string;
   readonly load: ClassLoad;
+  readonly laneLoad: LaneLoad;
   readonly size: number;
   /** Set while the item waits out its retry delay. */
   timer?: NodeJS.Timeout | undefined;
@@ -61,11 +68,13 @@ interface Entry<T> {
  * maxInFlight running overall. Within a lane of a key, items run in push order; an item that
  * asks to run again later keeps its place at the head of its lane without holding a slot. Slots
  * go to classes by weight; within a class, keys are served first come first served, and of a
- * key's items, the first runnable one of the class whose turn it is runs.
+ * key's items, the first runnable one of the class whose turn it is runs. What one key holds of
+ * one lane is bounded for whoever asks before pushing (laneHasRoom).
  */
 export class KeyScheduler<T> {
   readonly #options: KeySchedulerOptions<T>;
   readonly #classes: ClassShares;
+  readonly #lanes: KeyLanes;
   // Items not running, per key, in push order (an item waiting to retry goes back to the front);
   // a key is present while it has an item running or queued.
   readonly #queues = new Map<string, Array<Entry<T>>>();
@@ -75,6 +84,9 @@ export class KeyScheduler<T> {
   #running = 0;
   #pending = 0;
   #pendingSize = 0;
+  // Of those, the items waiting out a retry delay.
+  #waiting = 0;
+  #waitingSize = 0;
   #waiters: Waiter[] = [];
 
   constructor(options: KeySchedulerOptions<T>) {
@@ -84,6 +96,7 @@ export class KeyScheduler<T> {
     this.#options = options;
     const { maxPending: items, maxPendingSize: size = Number.POSITIVE_INFINITY } = options;
     this.#classes = new ClassShares(options.weights ?? new Map(), { items, size });
+    this.#lanes = new KeyLanes((key, lane) => options.onLaneRelieved?.(key, lane));
   }
 
   /** Items queued, running or waiting to retry. */
@@ -113,6 +126,33 @@ export class KeyScheduler<T> {
     return this.#classes.of(name).isOver() && this.#isFull();
   }
 
+  /**
+   * isSaturated for the items others of the class wait for (create-contracts, which commands
+   * waiting for their contract retry on): items waiting out a retry delay do not count, so that
+   * commands waiting for their prerequisite never keep it from being taken (docs/design.md, "Hot
+   * keys"). Those waiting were taken within the bounds, so this adds at most the bounds again.
+   */
+  isSaturatedForPrerequisites(name = ONE_CLASS): boolean {
+    const { maxPending, maxPendingSize = Number.POSITIVE_INFINITY } = this.#options;
+    const wholeFull =
+      this.#pending - this.#waiting >= maxPending ||
+      this.#pendingSize - this.#waitingSize >= maxPendingSize;
+    return this.#classes.of(name).isOverRunnable() && wholeFull;
+  }
+
+  /**
+   * Whether the key's lane may take one more item: below its bound (the class's laneShare of
+   * items and of size). When not, onLaneRelieved is called once it is below half of it.
+   */
+  laneHasRoom(key: string, lane: string, name = ONE_CLASS): boolean {
+    return this.#lanes.hasRoom(key, lane, this.#classes.of(name).laneShare);
+  }
+
+  /** Per lane, the most items one key holds. */
+  longestLanes(): ReadonlyMap<string, number> {
+    return this.#lanes.longest();
+  }
+
   push(key: string, item: T): void {
     const size = this.#options.size?.(item) ?? 0;
     const load = this.#classes.of(this.#options.classOf?.(item) ?? ONE_CLASS);
@@ -121,7 +161,8 @@ export class KeyScheduler<T> {
     load.pending++;
     load.size += size;
     const lane = this.#options.lane?.(item) ?? '';
-    const entry: Entry<T> = { item, lane, load, size, readySince: this.#readySequence++ };
+    const laneLoad = this.#lanes.added(key, lane, size, load.laneShare);
+    const entry: Entry<T> = { item, lane, load, laneLoad, size, readySince: this.#readySequence++ };
     const queue = this.#queues.get(key);
     if (queue) queue.push(entry);
     else this.#queues.set(key, [entry]);
@@ -146,6 +187,16 @@ export class KeyScheduler<T> {
     return this.#when(() => load.isBelowHalf() || wholeBelowHalf());
   }
 
+  /** whenRelieved for isSaturatedForPrerequisites: items waiting out a retry do not count. */
+  whenRelievedForPrerequisites(name = ONE_CLASS): Promise<void> {
+    const load = this.#classes.of(name);
+    const { maxPending, maxPendingSize = Number.POSITIVE_INFINITY } = this.#options;
+    const wholeBelowHalf = () =>
+      this.#pending - this.#waiting < Math.ceil(maxPending / 2) &&
+      this.#pendingSize - this.#waitingSize < maxPendingSize / 2;
+    return this.#when(() => load.isBelowHalfRunnable() || wholeBelowHalf());
+  }
+
   #isFull(): boolean {
     const { maxPending, maxPendingSize = Number.POSITIVE_INFINITY } = this.#options;
     return this.#pending >= maxPending || this.#pendingSize >= maxPendingSize;
@@ -165,6 +216,7 @@ export class KeyScheduler<T> {
     for (const [key, queue] of this.#queues) {
       const kept = queue.filter((entry) => {
         if (!predicate(entry.item, key)) return true;
+        if (entry.timer !== undefined) this.#waitingChanged(entry, -1);
         clearTimeout(entry.timer);
         dropped.push(entry.item);
         this.#forget(entry);
@@ -223,8 +275,10 @@ export class KeyScheduler<T> {
     const queue = this.#queues.get(key) ?? [];
     if (verdict) {
       queue.unshift(entry);
+      this.#waitingChanged(entry, 1);
       entry.timer = setTimeout(() => {
         entry.timer = undefined;
+        this.#waitingChanged(entry, -1);
         entry.readySince = this.#readySequence++;
         this.#wake(key);
       }, verdict.retryInMs);
@@ -249,12 +303,21 @@ export class KeyScheduler<T> {
     for (const entry of queue) entry.load.ready.add(key);
   }
 
+  /** The item starts (1) or stops (-1) waiting out a retry delay. */
+  #waitingChanged(entry: Entry<T>, by: 1 | -1): void {
+    this.#waiting += by;
+    this.#waitingSize += by * entry.size;
+    entry.load.waiting += by;
+    entry.load.waitingSize += by * entry.size;
+  }
+
   /** The item is no longer pending. */
   #forget(entry: Entry<T>): void {
     this.#pending--;
     this.#pendingSize -= entry.size;
     entry.load.pending--;
     entry.load.size -= entry.size;
+    this.#lanes.removed(entry.laneLoad, entry.size);
   }
 
   #notify(): void {

@@ -153,6 +153,20 @@ export interface BridgeObserver {
   /** The bizIds the ledger holds entries of, every commit interval. */
   ledgerSize?(bizIds: number): void;
   /**
+   * A bizId's commands of a type were left in Kafka, its share being in hand (docs/design.md,
+   * "Hot keys"), for the first time since it last had everything in hand; `offset` is the first.
+   */
+  keyHeldBack?(info: { type: CommandType; bizId: string; partition: number; offset: string }): void;
+  /** A bizId held back has every command of the type it left in Kafka in hand again. */
+  keyReleased?(info: { type: CommandType; bizId: string; partition: number }): void;
+  /** A bizId held back had room again: `partitions` were fetched again from its first left. */
+  keyRewound?(info: { type: CommandType; partitions: number }): void;
+  /**
+   * Every commit interval, per command type: the most commands one bizId holds in hand, and the
+   * bizIds with commands left in Kafka.
+   */
+  hotKeys?(byType: ReadonlyArray<{ type: CommandType; longest: number; heldBack: number }>): void;
+  /**
    * Every command partition this instance owns, with its lag: at every change of assignment
    * and every few seconds. A partition missing from the list is no longer owned.
    */

@@ -98,7 +98,9 @@ export class KafkajsGroupConsumer implements GroupConsumer {
     await consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
-      eachBatch: async ({ batch, resolveOffset }) => {
+      eachBatch: async ({ batch, resolveOffset, isStale }) => {
+        // Fetched before a seek of its partition: the records from the seek's offset come next.
+        if (isStale()) return;
         handlers.onBatch({
           topic: batch.topic,
           partition: batch.partition,

@@ -1,12 +1,32 @@
 import {
+  type ICustomPartitioner,
   type Kafka,
   Partitioners,
   type Producer,
   type TopicMessages,
   type Transaction,
 } from 'kafkajs';
+import { keyPartition } from './murmur2.js';
 import type { OutboundRecord, RecordProducer } from './types.js';
+import { encodeVarintsInPlace } from './varint-encoding.js';
 import { writeFailed } from './write-failure.js';
+
+/**
+ * kafkajs' DefaultPartitioner, without its costs per message: it filters the topic's partition
+ * list for every message, even one whose partition is given, and its murmur2 makes Long
+ * objects for every four bytes of the key. The same choice: the given partition, else murmur2 of the key, else kafkajs' own
+ * round robin for a record without a key.
+ */
+const keyedPartitioner: ICustomPartitioner = () => {
+  const unkeyed = Partitioners.DefaultPartitioner();
+  return (args) => {
+    const { message, partitionMetadata } = args;
+    if (message.partition !== undefined && message.partition !== null) return message.partition;
+    const { key } = message;
+    if (key === undefined || key === null) return unkeyed(args);
+    return keyPartition(typeof key === 'string' ? Buffer.from(key) : key, partitionMetadata.length);
+  };
+};
 
 /**
  * Idempotent, so the client's own retries never write a record twice, and one request in flight
@@ -16,10 +36,11 @@ const PRODUCER_CONFIG = {
   idempotent: true,
   maxInFlightRequests: 1,
   allowAutoTopicCreation: false,
-  createPartitioner: Partitioners.DefaultPartitioner,
+  createPartitioner: keyedPartitioner,
 } as const;
 
 export function connectProducer(kafka: Kafka): Promise<RecordProducer> {
+  encodeVarintsInPlace();
   return selfHealing(
     () => kafka.producer(PRODUCER_CONFIG),
     (producer, records) => producer.sendBatch({ topicMessages: byTopic(records) }).then(() => {}),
@@ -31,6 +52,7 @@ export function connectTransactionalProducer(
   transactionalId: string,
   transactionTimeoutMs: number,
 ): Promise<RecordProducer> {
+  encodeVarintsInPlace();
   const config = { ...PRODUCER_CONFIG, transactionalId, transactionTimeout: transactionTimeoutMs };
   return selfHealing(() => kafka.producer(config), sendInTransaction);
 }

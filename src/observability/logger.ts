@@ -7,6 +7,7 @@
  */
 import { type Bindings, type DestinationStream, type Logger, type LoggerOptions, pino } from 'pino';
 import { maskPersonalData } from '../personal-data.js';
+import { stdoutLines } from './log-lines.js';
 
 export interface LoggerSettings {
   readonly level: string;
@@ -190,7 +191,7 @@ export function createLogger(settings: LoggerSettings, destination?: Destination
       },
     },
   };
-  return redactingChildren(pino(options, destination), redactor);
+  return redactingChildren(pino(options, destination ?? stdoutLines()), redactor);
 }
 
 /**

@@ -178,4 +178,17 @@ describe('the metrics on-call needs', () => {
     observer.ledgerSize?.(1234);
     expect(await registry.metrics()).toContain('signing_bridge_ledger_bizids 1234');
   });
+
+  it('when hot keys are reported, then the longest per-key queue and the keys held back follow, by type only', async () => {
+    const { observer, registry } = createMetrics();
+    observer.hotKeys?.([{ type: 'remind', longest: 50, heldBack: 2 }]);
+    observer.keyHeldBack?.({ type: 'remind', bizId: 'b-1', partition: 0, offset: '7' });
+    observer.keyRewound?.({ type: 'remind', partitions: 1 });
+    const text = await registry.metrics();
+    expect(text).toContain('signing_bridge_key_queue_longest{type="remind"} 50');
+    expect(text).toContain('signing_bridge_keys_held_back{type="remind"} 2');
+    expect(text).toContain('signing_bridge_key_holds_total{type="remind"} 1');
+    expect(text).toContain('signing_bridge_key_rewinds_total{type="remind"} 1');
+    expect(text).not.toContain('b-1');
+  });
 });

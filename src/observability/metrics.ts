@@ -75,6 +75,14 @@ export function createMetrics(status?: ServiceStatus): Metrics {
       budget.classLoad(byClass);
     },
     ledgerSize: (bizIds) => m.ledgerBizIds.set(bizIds),
+    hotKeys(byType) {
+      for (const { type, longest, heldBack } of byType) {
+        m.keyQueueLongest.set({ type }, longest);
+        m.keysHeldBack.set({ type }, heldBack);
+      }
+    },
+    keyHeldBack: ({ type }) => m.keyHolds.inc({ type }),
+    keyRewound: ({ type, partitions }) => m.keyRewinds.inc({ type }, partitions),
     partitionLags: (lags) => kafka.partitionLags(lags),
   };
   const onCall = (info: CallInfo) => {
@@ -186,6 +194,31 @@ function instruments(registers: Registry) {
       ...common,
       name: `${PREFIX}ledger_bizids`,
       help: 'BizIds the ledger holds an entry of, in the partitions this instance owns',
+    }),
+    // Hot keys (docs/design.md): labelled by command type only, never by bizId.
+    keyQueueLongest: new Gauge({
+      ...common,
+      name: `${PREFIX}key_queue_longest`,
+      help: 'The most commands of a type one bizId (or the records a partition forwards) holds in hand',
+      labelNames: ['type'],
+    }),
+    keysHeldBack: new Gauge({
+      ...common,
+      name: `${PREFIX}keys_held_back`,
+      help: 'BizIds with commands of a type left in Kafka, their share being in hand',
+      labelNames: ['type'],
+    }),
+    keyHolds: new Counter({
+      ...common,
+      name: `${PREFIX}key_holds_total`,
+      help: 'Times a bizId reached its share of commands of a type and its next ones were left in Kafka',
+      labelNames: ['type'],
+    }),
+    keyRewinds: new Counter({
+      ...common,
+      name: `${PREFIX}key_rewinds_total`,
+      help: "Partitions fetched again from a held-back bizId's first command left in Kafka",
+      labelNames: ['type'],
     }),
   };
 }

@@ -4,7 +4,7 @@ import { PartitionOffsets } from './offsets.js';
 
 function tracked(...offsets: string[]): PartitionOffsets {
   const partition = new PartitionOffsets();
-  for (const offset of offsets) partition.track(offset);
+  for (const offset of offsets) partition.receive(offset, 'k', () => true);
   return partition;
 }
 
@@ -75,10 +75,10 @@ describe('PartitionOffsets', () => {
     expect(partition.committable()).toBe('9007199254740996');
   });
 
-  it('when an offset not above the highest tracked arrives, then it is refused as a redelivery', () => {
+  it('when an offset not above the highest received arrives, then it is skipped as a redelivery', () => {
     const partition = tracked('5', '6');
-    expect(partition.track('6')).toBe(false);
-    expect(partition.track('4')).toBe(false);
+    expect(partition.receive('6', 'k', () => true)).toBe('skip');
+    expect(partition.receive('4', 'k', () => true)).toBe('skip');
     expect(partition.inFlight).toBe(2);
   });
 
@@ -123,7 +123,7 @@ describe('PartitionOffsets', () => {
         for (const step of [...steps, ...offsets.map(() => null)]) {
           if (step === null && next < offsets.length) {
             const offset = offsets[next++] as bigint;
-            partition.track(offset.toString());
+            partition.receive(offset.toString(), 'k', () => true);
             unfinished.push(offset);
           } else if (step !== null && unfinished.length > 0) {
             finishAt(step);

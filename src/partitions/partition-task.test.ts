@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { PartitionReleased } from '../errors.js';
+import type { OutboundRecord } from '../kafka/index.js';
+import { LedgerReader } from '../ledger/index.js';
+import { CrashGuard } from './crash-guard.js';
 import type { PartitionEvent } from './partition-machine.js';
 import { PartitionTask } from './partition-task.js';
 
@@ -38,10 +41,10 @@ describe('PartitionTask', () => {
 
   it('when a record is taken twice (a rebalance moved the fetch position back), then it is in hand once; finished, it is committable', () => {
     const task = new PartitionTask(3, { phase: 'active' });
-    expect(task.track('cmd.a', '7')).toBe(true);
-    expect(task.track('cmd.b', '2')).toBe(true);
-    expect(task.track('cmd.a', '7')).toBe(false);
-    task.track('cmd.a', '8');
+    expect(task.receive('cmd.a', '7', 'k', () => true)).toBe('take');
+    expect(task.receive('cmd.b', '2', 'k', () => true)).toBe('take');
+    expect(task.receive('cmd.a', '7', 'k', () => true)).toBe('skip');
+    task.receive('cmd.a', '8', 'k', () => true);
     task.finish('cmd.a', '8');
     expect(task.committable()).toEqual([]);
     task.finish('cmd.a', '7');
@@ -53,12 +56,12 @@ describe('PartitionTask', () => {
 
   it('when the same partition is acquired anew, then the new task holds nothing of the old one: offsets, forwarded marks, runs', () => {
     const old = new PartitionTask(0, { phase: 'active' });
-    old.track('cmd.a', '4');
+    old.receive('cmd.a', '4', 'k', () => true);
     old.markForwarded('cmd.a', 4n);
     old.close();
     expect(old.revoked).toBe(true);
     const fresh = new PartitionTask(0, { phase: 'active' });
-    expect(fresh.track('cmd.a', '4')).toBe(true);
+    expect(fresh.receive('cmd.a', '4', 'k', () => true)).toBe('take');
     expect(fresh.forwardedUpTo('cmd.a')).toBe(-1n);
     expect(fresh.marks('ledger')).toEqual([]);
   });
@@ -80,5 +83,31 @@ describe('PartitionTask', () => {
       sweeps++;
     });
     expect(sweeps).toBe(2);
+  });
+
+  it('when crashed holders had records in hand, then it recovers them through its guard until the group has committed past them; never acquired, it recovers nothing', async () => {
+    const written: OutboundRecord[] = [];
+    const outbox = {
+      write: async (records: readonly OutboundRecord[]) => void written.push(...records),
+    };
+    const marker = { kind: 'acquired' as const, instance: 'me', nonce: 'n' };
+    const guard = new CrashGuard({
+      partition: 0,
+      ledgerTopic: 'ledger',
+      marker,
+      outbox: outbox as never,
+      maxDeaths: 2,
+      onRefused: () => {},
+    });
+    const inHand = new Map([['cmd.a', 5n]]);
+    expect(new PartitionTask(0, { phase: 'active' }).recover(inHand, false, undefined)).toBe(false);
+
+    const task = new PartitionTask(0, { phase: 'active' });
+    task.acquire(guard, new LedgerReader({ instance: 'me', nonce: 'n' }), 0);
+    expect(task.recover(inHand, false, undefined)).toBe(true);
+    const last = () => JSON.parse(String(written.at(-1)?.value));
+    await vi.waitFor(() => expect(last()).toMatchObject({ recovering: { 'cmd.a': '5' } }));
+    task.committedSince('cmd.a', 6n);
+    await vi.waitFor(() => expect(last()).not.toHaveProperty('recovering'));
   });
 });

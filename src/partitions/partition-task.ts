@@ -10,9 +10,9 @@
  */
 import { PartitionReleased } from '../errors.js';
 import type { OutboundRecord } from '../kafka/index.js';
-import { forwardedRecord, type LedgerReader } from '../ledger/index.js';
+import { type CarefulRun, forwardedRecord, type LedgerReader } from '../ledger/index.js';
 import type { CarefulVerdict, CrashGuard, GuardedRecord } from './crash-guard.js';
-import { PartitionOffsets, type TopicPartitionOffset } from './offsets.js';
+import { type Fate, PartitionOffsets, type TopicPartitionOffset } from './offsets.js';
 import {
   type Decision,
   type PartitionEvent,
@@ -102,9 +102,23 @@ export class PartitionTask {
     this.#reader = undefined;
   }
 
-  /** The crash guard of this acquisition (crash-guard.ts), for the driver's take-over. */
-  get guard(): CrashGuard | undefined {
-    return this.#guard;
+  /**
+   * Takes over what crashed holders may have had in hand (crash-guard.ts); false when this task
+   * holds no acquisition to recover into.
+   */
+  recover(
+    inHand: ReadonlyMap<string, bigint>,
+    crashLoop: boolean,
+    suspect: CarefulRun | undefined,
+  ): boolean {
+    if (!this.#guard) return false;
+    void this.#guard.takeOver(inHand, crashLoop, suspect);
+    return true;
+  }
+
+  /** The group's committed offset of a topic, once known: what it passed is finished for good. */
+  committedSince(topic: string, offset: bigint): void {
+    this.#guard?.committed(topic, offset);
   }
 
   /**
@@ -113,6 +127,11 @@ export class PartitionTask {
    */
   admit(topic: string, lastOffset: string, highWatermark?: string): Promise<boolean> | undefined {
     return this.#guard?.admit(topic, lastOffset, highWatermark);
+  }
+
+  /** Records taken now run one at a time, after a crash loop (crash-guard.ts). */
+  get careful(): boolean {
+    return this.#guard?.careful ?? false;
   }
 
   /** The careful scheduling key of a record taken now, while care lasts; else undefined. */
@@ -156,20 +175,44 @@ export class PartitionTask {
     this.#forwarded.set(topic, offset);
   }
 
-  // Offsets in hand, per command topic (offsets.ts).
+  // Offsets in hand and keys held back, per command topic (offsets.ts).
 
-  /** False for a record already in hand (a rebalance moves the fetch position back). */
-  track(topic: string, offset: string): boolean {
+  /**
+   * The fate of the next record the fetch brings of the topic: taken in hand, left in Kafka
+   * because its key has no room (`hasRoom`), or skipped as seen before (a seek back or a
+   * rebalance moves the fetch position back).
+   */
+  receive(topic: string, offset: string, key: string, hasRoom: () => boolean): Fate {
     let offsets = this.#offsets.get(topic);
     if (!offsets) {
       offsets = new PartitionOffsets();
       this.#offsets.set(topic, offsets);
     }
-    return offsets.track(offset);
+    return offsets.receive(offset, key, hasRoom);
   }
 
   finish(topic: string, offset: string): void {
     this.#offsets.get(topic)?.finish(offset);
+  }
+
+  /** Keys of the topic that have had everything in hand again since the last call. */
+  takeReleased(topic: string): readonly string[] {
+    return this.#offsets.get(topic)?.takeReleased() ?? [];
+  }
+
+  /** Where to fetch the topic from so that the key's first record left comes back, if needed. */
+  rewindFor(topic: string, key: string): string | undefined {
+    return this.#offsets.get(topic)?.rewindFor(key);
+  }
+
+  /** Where to fetch the topic from when nothing up to the highest record received is to take. */
+  skipAhead(topic: string): string | undefined {
+    return this.#offsets.get(topic)?.skipAhead();
+  }
+
+  /** Keys of the topic with records left in Kafka. */
+  heldKeys(topic: string): number {
+    return this.#offsets.get(topic)?.heldKeys ?? 0;
   }
 
   /** Per command topic whose commit position can move forward, the offset to commit. */
@@ -191,6 +234,7 @@ export class PartitionTask {
     this.#guard?.committed(topic, BigInt(offset));
   }
 
+  /** The offset after the highest one received (taken in hand or left in Kafka). */
   nextInHand(topic: string): bigint | undefined {
     return this.#offsets.get(topic)?.nextInHand;
   }

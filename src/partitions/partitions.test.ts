@@ -133,7 +133,7 @@ describe('Partitions', () => {
     readLedger(1);
     await partitions.whenRestored();
     const task = partitions.task(0);
-    task?.track('cmd.a', '5');
+    task?.receive('cmd.a', '5', 'k', () => true);
     const run = task?.startRun() as AbortController;
     partitions.onAssignment([1]);
     expect(clearQueued).toHaveBeenCalledWith(0);

@@ -168,6 +168,38 @@ export class Partitions {
     return this.#committer.commit([...this.#tasks.values()]);
   }
 
+  /**
+   * The key has room again for the topic's commands: each active partition that left records of
+   * it in Kafka, and whose fetch has passed the first of them, fetches from there again. Returns
+   * the partitions moved back.
+   */
+  rewind(topic: string, key: string): number[] {
+    const moved: number[] = [];
+    for (const task of this.#tasks.values()) {
+      const offset = task.canStart ? task.rewindFor(topic, key) : undefined;
+      if (offset === undefined) continue;
+      this.#options.consumer.seek(topic, task.partition, offset);
+      moved.push(task.partition);
+    }
+    return moved;
+  }
+
+  /** Fetches the command partition from `offset` on. */
+  seek(topic: string, partition: number, offset: string): void {
+    this.#options.consumer.seek(topic, partition, offset);
+  }
+
+  /** Keys with records left in Kafka, per command topic, in every partition held. */
+  heldKeys(): Map<string, number> {
+    const held = new Map<string, number>();
+    for (const topic of this.#options.topics.commands) {
+      let count = 0;
+      for (const task of this.#tasks.values()) count += task.heldKeys(topic);
+      held.set(topic, count);
+    }
+    return held;
+  }
+
   /** The offset after the highest one in hand of a command partition; undefined: none. */
   nextInHand(topic: string, partition: number): bigint | undefined {
     return this.#tasks.get(partition)?.nextInHand(topic);
@@ -364,13 +396,13 @@ export class Partitions {
    * since is finished for good.
    */
   #recover(task: PartitionTask, reader: LedgerReader, crashed: readonly string[]): void {
-    const { guard, partition } = task;
+    const { partition } = task;
     const inHand = reader.inHand(crashed);
-    if (!guard || inHand.size === 0) return;
+    if (inHand.size === 0) return;
     const crashLoop = reader.recovering(crashed);
     const careful = reader.careful;
     const suspect = careful && crashed.includes(careful.instance) ? careful : undefined;
-    void guard.takeOver(inHand, crashLoop, suspect);
+    if (!task.recover(inHand, crashLoop, suspect)) return;
     const { consumer, log } = this.#options;
     const what = { partition, crashed, inHand: Object.fromEntries(inHand) };
     if (crashLoop)
@@ -378,7 +410,7 @@ export class Partitions {
     else log.warn(what, 'previous holder crashed; running again what it had in hand');
     void consumer.committed([...inHand.keys()], partition).then(
       (committed) => {
-        for (const [topic, offset] of committed) guard.committed(topic, BigInt(offset));
+        for (const [topic, offset] of committed) task.committedSince(topic, BigInt(offset));
       },
       (error: unknown) => log.warn({ err: error, partition }, 'committed offsets unknown'),
     );

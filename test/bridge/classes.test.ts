@@ -94,8 +94,9 @@ it('when the bulk class is full, then only its topics pause, and an interactive 
     simulatorUrl: sim.url,
     observer,
     kafka: watchingPauses(paused),
-    // Shares of the backlog by weight 4:1: interactive 80, bulk 20 (it may borrow up to 100).
-    settings: { maxInFlight: 48, maxPending: 100 },
+    // Shares of the backlog by weight 4:1: interactive 128, bulk 32 (it may borrow up to 160).
+    // One bizId holds at most 4 reminders (an eighth of bulk's share): the 40 fill the 160.
+    settings: { maxInFlight: 48, maxPending: 160 },
     client: { requestsPerSecond: 5 },
   });
   running.unshift(bridge);

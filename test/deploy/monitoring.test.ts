@@ -122,7 +122,7 @@ describe('alert rules', () => {
     expect(runPromtool(['test', 'rules', broken]).status).not.toBe(0);
   });
 
-  it('then they alert on lag growth, an open circuit, refused credentials, outcomes unknown, dead letters, throttling, unreadiness and restarts', () => {
+  it('then they alert on lag growth, an open circuit, refused credentials, outcomes unknown, dead letters, throttling, a bizId held back, unreadiness and restarts', () => {
     expect(rules.map((r) => r.alert)).toEqual([
       'SigningBridgeConsumerLagGrowing',
       'SigningBridgeCircuitOpen',
@@ -130,6 +130,7 @@ describe('alert rules', () => {
       'SigningBridgeOutcomesUnknown',
       'SigningBridgeDeadLetters',
       'SigningBridgePlatformThrottled',
+      'SigningBridgeKeyHeldBack',
       'SigningBridgeNotReady',
       'SigningBridgeRestarted',
     ]);
@@ -141,6 +142,7 @@ describe('alert rules', () => {
     uses('SigningBridgeOutcomesUnknown', 'signing_bridge_outcomes_unknown_total');
     uses('SigningBridgeDeadLetters', 'signing_bridge_dead_letters_total');
     uses('SigningBridgePlatformThrottled', 'signing_bridge_platform_throttled_total');
+    uses('SigningBridgeKeyHeldBack', 'signing_bridge_keys_held_back');
     uses('SigningBridgeNotReady', 'signing_bridge_ready');
     uses('SigningBridgeRestarted', 'process_start_time_seconds');
   });

@@ -1,3 +1,4 @@
+import { LANES_PER_SHARE } from '../../consumers/class-shares.js';
 import { defaultBridgeSettings } from '../../consumers/settings.js';
 import { duration, integer, milliseconds, text } from '../parsers.js';
 import type { Variable } from '../variable.js';
@@ -21,16 +22,14 @@ export const PROCESSING = [
     group: 'Processing',
     schema: integer({ min: 1 }),
     default: String(bridge.maxPending),
-    description:
-      'Commands queued, running, waiting to retry or for their end to be acknowledged, at which fetching pauses; it resumes below half of it.',
+    description: `Commands queued, running, waiting to retry or for their end to be acknowledged, at which fetching pauses; it resumes below half of it. One bizId holds at most 1/${LANES_PER_SHARE} of its class's share of commands of one type: its next ones stay in Kafka, read again once half of those ended, while other bizIds go on (docs/design.md, "Hot keys").`,
   },
   {
     name: 'MAX_PENDING_BYTES',
     group: 'Processing',
     schema: integer({ min: 1_048_576 }),
     default: String(bridge.maxPendingBytes),
-    description:
-      'Bytes of the records of those commands (keys, values, headers) at which fetching pauses too; at least the largest record the limits admit.',
+    description: `Bytes of the records of those commands (keys, values, headers) at which fetching pauses too; at least the largest record the limits admit. One bizId holds at most 1/${LANES_PER_SHARE} of its class's share of bytes of one type (at least one record).`,
   },
   {
     name: 'RETRY_MAX_ATTEMPTS',

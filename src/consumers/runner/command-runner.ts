@@ -20,7 +20,7 @@ import type { RunVerdict } from '../key-scheduler.js';
 import { decide } from '../retry-decision.js';
 import type { BridgeObserver, BridgeSettings } from '../settings.js';
 import { Endings } from './endings.js';
-import { recordVerdict, runHandler } from './handler-run.js';
+import { type HandlerRunOptions, recordVerdict, runHandler } from './handler-run.js';
 import { expiry, reusedId } from './record-gates.js';
 
 // How soon a command held back by an open circuit looks again, at the least.
@@ -39,10 +39,18 @@ export interface RunnerOptions {
 export class CommandRunner {
   readonly #options: RunnerOptions;
   readonly #endings: Endings;
+  // Made once: every run of every command hands them to its handler.
+  readonly #handlerRun: HandlerRunOptions;
 
   constructor(options: RunnerOptions) {
     this.#options = options;
-    const { publisher, observer, settings, log } = options;
+    const { publisher, observer, settings, log, handlers } = options;
+    this.#handlerRun = {
+      handlers,
+      publisher,
+      log,
+      priorityOf: (type) => settings.classes.of[type],
+    };
     this.#endings = new Endings({
       publisher,
       observer,
@@ -111,10 +119,7 @@ export class CommandRunner {
       return { retryInMs: spread(wait, 0.5) };
     }
     job.runs++;
-    const outcome = await runHandler(job, command, controller, {
-      ...this.#options,
-      priorityOf: (type) => settings.classes.of[type],
-    });
+    const outcome = await runHandler(job, command, controller, this.#handlerRun);
     if (outcome === undefined) return undefined;
     recordVerdict(breaker, outcome);
     const decision = decide(outcome, job.history, settings, performance.now());

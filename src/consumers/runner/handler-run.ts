@@ -8,7 +8,7 @@ import { outcomeOf } from '../../handlers/outcome.js';
 import type { CommandContext, Handlers, Outcome } from '../../handlers/types.js';
 import { progressOf } from '../../ledger/index.js';
 import type { CommandPublisher } from '../../producers/index.js';
-import type { Command } from '../../schemas/messages/index.js';
+import type { Command, PendingEvent, StepRecord } from '../../schemas/messages/index.js';
 import type { CircuitBreaker } from '../circuit-breaker.js';
 import { observed } from '../command-end.js';
 import type { Job } from '../job.js';
@@ -31,32 +31,59 @@ export async function runHandler(
   controller: AbortController,
   options: HandlerRunOptions,
 ): Promise<Outcome | undefined> {
-  const { publisher, handlers, log } = options;
   const { task } = job;
-  let child: Logger | undefined;
-  const context: CommandContext = {
-    type: job.type,
-    command,
-    progress: progressOf(publisher.entry(job), command.commandId),
-    record: (step, record, events = []) =>
-      publisher.recordStep(job, command, step, record, events, task),
-    forget: (step) => publisher.forgetStep(job, command, step, task),
-    signal: controller.signal,
-    priority: options.priorityOf(job.type),
-    // Made on first use: most runs log nothing.
-    get log() {
-      child ??= log.child({ commandId: command.commandId, bizId: command.bizId, type: job.type });
-      return child;
-    },
-  };
+  const context = new RunContext(job, command, controller, options);
   try {
-    const handler = handlers[job.type] as (context: CommandContext) => Promise<Outcome>;
+    const handler = options.handlers[job.type] as (context: CommandContext) => Promise<Outcome>;
     const outcome = await observed(job).run(() => handler(context));
     // Cut short at the release deadline: whatever it says, the next owner decides again.
     return controller.signal.aborted ? undefined : outcome;
   } catch (error) {
     if (controller.signal.aborted || task.revoked) return undefined;
     return outcomeOfThrow(error, job.type, context.log);
+  }
+}
+
+/** A run's CommandContext: one object per run, its writes and its logger as methods. */
+class RunContext implements CommandContext {
+  readonly type: Job['type'];
+  readonly progress: CommandContext['progress'];
+  readonly signal: AbortSignal;
+  readonly priority: string;
+  readonly #job: Job;
+  readonly #publisher: CommandPublisher;
+  readonly #parentLog: Logger;
+  #log: Logger | undefined;
+
+  constructor(
+    job: Job,
+    readonly command: Command,
+    controller: AbortController,
+    options: HandlerRunOptions,
+  ) {
+    this.#job = job;
+    this.#publisher = options.publisher;
+    this.#parentLog = options.log;
+    this.type = job.type;
+    this.progress = progressOf(options.publisher.entry(job), command.commandId);
+    this.signal = controller.signal;
+    this.priority = options.priorityOf(job.type);
+  }
+
+  record(step: string, record: StepRecord, events: readonly PendingEvent[] = []): Promise<void> {
+    const job = this.#job;
+    return this.#publisher.recordStep(job, this.command, step, record, events, job.task);
+  }
+
+  forget(step: string): Promise<void> {
+    return this.#publisher.forgetStep(this.#job, this.command, step, this.#job.task);
+  }
+
+  // Made on first use: most runs log nothing.
+  get log(): Logger {
+    const { commandId, bizId } = this.command;
+    this.#log ??= this.#parentLog.child({ commandId, bizId, type: this.type });
+    return this.#log;
   }
 }
 
