@@ -4,7 +4,11 @@
  */
 import type { Logger } from 'pino';
 import { CLIENT_DEFAULTS, type SigningClientOptions } from '../api-client/index.js';
-import { type BridgeSettings, defaultBridgeSettings } from '../consumers/settings.js';
+import {
+  type BridgeSettings,
+  defaultBridgeSettings,
+  defaultLedgerMemoryBytes,
+} from '../consumers/settings.js';
 import { type FilePolicy, MAX_REDIRECTS } from '../files/index.js';
 import type {
   KafkaClientSettings,
@@ -169,6 +173,7 @@ export function bridgeSettings(config: Config): BridgeSettings {
     ledgerCommandsPerBizId: ENGINE.ledgerCommandsPerBizId,
     crashLoopLimit: config.CRASH_LOOP_LIMIT,
     ledgerReplayWindowMs: config.LEDGER_REPLAY_WINDOW,
+    ledgerMemoryBytes: config.LEDGER_MEMORY_BYTES ?? defaultLedgerMemoryBytes(),
     source: config.EVENT_SOURCE,
   };
 }

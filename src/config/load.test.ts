@@ -214,6 +214,7 @@ const VALID: Record<VariableName, fc.Arbitrary<string>> = (() => {
     SHUTDOWN_DEADLINE_MS: ms,
     HANDOVER_TIMEOUT_MS: ms,
     CRASH_LOOP_LIMIT: int(1, 20),
+    LEDGER_MEMORY_BYTES: fc.oneof(fc.constant(''), int(1_048_576, 1e12)),
     LEDGER_REPLAY_WINDOW: fc
       .tuple(fc.integer({ min: 1, max: 300 }), fc.constantFrom('s', 'm', 'h', 'd'))
       .map(([n, u]) => `${n}${u}`),

@@ -5,7 +5,7 @@
  */
 import type { Logger } from 'pino';
 import { BATCH_OVERHEAD_BYTES, type GroupConsumer, type RecordProducer } from '../kafka/index.js';
-import { Ledger } from '../ledger/index.js';
+import { EvictionLog, Ledger } from '../ledger/index.js';
 import { Partitions } from '../partitions/index.js';
 import { CommandPublisher, Outbox } from '../producers/index.js';
 import type { CommandType } from '../schemas/messages/index.js';
@@ -78,7 +78,12 @@ export function createEngine(
       log.error({ err: error, attempt, delayMs }, 'writing to Kafka failed; sending again');
     },
   });
-  const ledger = new Ledger(topics.ledger);
+  const evictionLog = new EvictionLog(log);
+  const ledger = new Ledger(topics.ledger, {
+    // The bound is the instance's; one instance may own every partition.
+    partitionBytes: settings.ledgerMemoryBytes / Math.max(1, io.commandPartitions),
+    onEvict: (partition, eviction) => evictionLog.evicted(partition, eviction),
+  });
   const breaker = new CircuitBreaker(settings.breaker);
   const publisher = new CommandPublisher({
     ledger,
@@ -102,6 +107,7 @@ export function createEngine(
     settings,
     observer,
     log,
+    ledger,
   });
   const classOf = (type: CommandType) => settings.classes.of[type];
   const scheduler = new KeyScheduler<Job>({

@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8';
 import type { Logger } from 'pino';
 import { ConfigInvalid } from '../errors.js';
 import type { Handlers } from '../handlers/types.js';
@@ -51,6 +52,11 @@ export interface BridgeSettings {
    * replay within it is skipped, an older one runs again.
    */
   ledgerReplayWindowMs: number;
+  /**
+   * Estimated bytes the ledger entries of all owned partitions may take (each partition a
+   * 1/partitions share); past it the oldest ended entries leave and the window shrinks.
+   */
+  ledgerMemoryBytes: number;
   /**
    * Process deaths a command record may cause while it runs alone, in a crash loop, before it
    * is dead-lettered instead (src/partitions/crash-guard.ts).
@@ -196,6 +202,18 @@ export interface BridgeOptions {
   onShareChange?: (share: PartitionShare) => void;
 }
 
+/**
+ * A quarter of the heap's limit (v8 heap_size_limit: --max-old-space-size and the young
+ * generation): what the rest of the process needs besides the ledger (commands in hand, parsed
+ * entries, a restore's records in flight, kafkajs and HTTP buffers) and the collector's headroom
+ * take the other three quarters (bench/README.md, "The ledger over years").
+ */
+export const LEDGER_HEAP_FRACTION = 0.25;
+
+export function defaultLedgerMemoryBytes(): number {
+  return Math.floor(getHeapStatistics().heap_size_limit * LEDGER_HEAP_FRACTION);
+}
+
 export function defaultBridgeSettings(overrides: Partial<BridgeSettings> = {}): BridgeSettings {
   return {
     groupId: 'signing-bridge',
@@ -227,6 +245,7 @@ export function defaultBridgeSettings(overrides: Partial<BridgeSettings> = {}): 
     deliveryMode: 'at-least-once',
     ledgerCommandsPerBizId: 100,
     ledgerReplayWindowMs: 7 * 86_400_000,
+    ledgerMemoryBytes: defaultLedgerMemoryBytes(),
     crashLoopLimit: 1,
     source: 'signing-bridge',
     ...overrides,

@@ -7,6 +7,7 @@
  * for, for how long) is the partition's life, decided in src/partitions.
  */
 import type { InboundRecord } from '../kafka/index.js';
+import { EntryStore } from './entry-store.js';
 import { type StoredEntry, storedEntry } from './ledger.js';
 import {
   type CarefulRun,
@@ -21,8 +22,11 @@ export type LedgerFact =
   | { readonly kind: 'holder-released'; readonly instance: string };
 
 export class LedgerReader {
-  /** Each bizId's last entry, as the ledger keeps it: read when used, not now. */
-  readonly entries = new Map<string, StoredEntry>();
+  /**
+   * Each bizId's last entry, as the ledger keeps it: read when used, not now. Under the ledger's
+   * memory bound (Ledger.newStore), so a restore evicts as it reads rather than after.
+   */
+  readonly entries: Map<string, StoredEntry>;
   // Each other instance's last marker, in the order read.
   readonly #markers = new Map<string, OwnershipMarker>();
   #careful: CarefulRun | undefined;
@@ -33,8 +37,12 @@ export class LedgerReader {
   // Its own marker is rewritten with what it has in hand; only the first reading counts.
   #ownRead = false;
 
-  constructor(self: Pick<OwnershipMarker, 'instance' | 'nonce'>) {
+  constructor(
+    self: Pick<OwnershipMarker, 'instance' | 'nonce'>,
+    entries: Map<string, StoredEntry> = new EntryStore(Number.POSITIVE_INFINITY, 0),
+  ) {
     this.#self = self;
+    this.entries = entries;
   }
 
   /** Records the bridge could not read and skipped. */

@@ -11,6 +11,7 @@
  */
 import type { OutboundRecord } from '../kafka/index.js';
 import { EMPTY_ENTRY, hasOpenCommands, type LedgerEntry } from './entry.js';
+import { EntryStore, type Eviction } from './entry-store.js';
 import { decodeEntry, entryRecord, entryTombstone } from './ledger-record.js';
 
 // Times are kept as seconds since this epoch: small integers, which V8 stores without boxing.
@@ -50,17 +51,63 @@ export interface Upkeep {
   readonly refreshed: readonly OutboundRecord[];
 }
 
+export interface LedgerOptions {
+  /** Entries kept parsed, most recently used. */
+  readonly parsedMax?: number;
+  /** Estimated bytes of one partition's entries at which its oldest ended ones leave. */
+  readonly partitionBytes?: number;
+  /** Entries of a partition left memory for the bound (entry-store.ts). */
+  readonly onEvict?: (partition: number, eviction: Eviction) => void;
+}
+
 export class Ledger {
   readonly topic: string;
-  readonly #partitions = new Map<number, Map<string, StoredEntry>>();
+  readonly #partitions = new Map<number, EntryStore>();
+  readonly #partitionBytes: number;
+  readonly #onEvict: LedgerOptions['onEvict'];
   // Parsed entries by `<partition>\n<bizId>`, least recently used first.
   readonly #parsed = new Map<string, LedgerEntry>();
   readonly #parsedMax: number;
   #unreadable = 0;
 
-  constructor(topic: string, { parsedMax = DEFAULT_PARSED }: { parsedMax?: number } = {}) {
+  constructor(topic: string, options: LedgerOptions = {}) {
     this.topic = topic;
-    this.#parsedMax = parsedMax;
+    this.#parsedMax = options.parsedMax ?? DEFAULT_PARSED;
+    this.#partitionBytes = options.partitionBytes ?? Number.POSITIVE_INFINITY;
+    this.#onEvict = options.onEvict;
+  }
+
+  /** An empty store for a partition's entries under this ledger's bound (a restore fills it). */
+  newStore(partition: number): EntryStore {
+    const onEvict = this.#onEvict;
+    return new EntryStore(
+      this.#partitionBytes,
+      EPOCH_MS,
+      onEvict && ((eviction) => onEvict(partition, eviction)),
+    );
+  }
+
+  /** Partitions held. */
+  held(): number[] {
+    return [...this.#partitions.keys()];
+  }
+
+  /**
+   * The oldest record time the partition's ledger vouches for: the replay window's start, or
+   * later once entries left for the memory bound (the newest write time of those that left).
+   */
+  vouchedSince(partition: number, windowStartMs: number): number {
+    const evicted = this.#partitions.get(partition)?.evictedUpToMs;
+    // Write times are kept to the second, floored: an entry that left may be up to 999 ms newer.
+    return evicted === undefined ? windowStartMs : Math.max(windowStartMs, evicted + 1_000);
+  }
+
+  /** Estimated bytes of the entries held, of one partition or of all. */
+  bytes(partition?: number): number {
+    if (partition !== undefined) return this.#partitions.get(partition)?.bytes ?? 0;
+    let total = 0;
+    for (const entries of this.#partitions.values()) total += entries.bytes;
+    return total;
   }
 
   /** Entries of owned partitions that could not be read when used (counted once each). */
@@ -79,7 +126,9 @@ export class Ledger {
   /** Takes over a restored partition's entries. */
   adopt(partition: number, entries: Map<string, StoredEntry>): void {
     this.#forgetParsed(partition);
-    this.#partitions.set(partition, entries);
+    const store = entries instanceof EntryStore ? entries : this.newStore(partition);
+    if (store !== entries) for (const [bizId, stored] of entries) store.set(bizId, stored);
+    this.#partitions.set(partition, store);
   }
 
   drop(partition: number): void {

@@ -357,7 +357,11 @@ export class Partitions {
       maxDeaths: settings.crashLoopLimit,
       onRefused: (error) => onLedgerUnwritable(unwritable(ledger.topic, partition, error)),
     });
-    task.acquire(guard, new LedgerReader({ instance, nonce }), Date.now());
+    task.acquire(
+      guard,
+      new LedgerReader({ instance, nonce }, this.#options.ledger.newStore(partition)),
+      Date.now(),
+    );
     outbox.write([markerRecord(ledger.topic, partition, marker)]).then(
       () => this.#dispatch(partition, { type: 'marker-written' }),
       (error: unknown) =>

@@ -1,6 +1,6 @@
 import { LANES_PER_SHARE } from '../../consumers/class-shares.js';
 import { defaultBridgeSettings } from '../../consumers/settings.js';
-import { duration, integer, milliseconds, text } from '../parsers.js';
+import { duration, integer, milliseconds, optionalInteger, text } from '../parsers.js';
 import type { Variable } from '../variable.js';
 
 /** The engine's own defaults: the table states them, it does not restate them. */
@@ -82,6 +82,14 @@ export const PROCESSING = [
     default: `${bridge.ledgerReplayWindowMs / 86_400_000}d`,
     description:
       "How long a bizId's ledger entry is kept after its last write when nothing of it is open (30s, 12h, 7d): a replayed command within it is skipped, an older replay runs again. Entries with a command open are kept whatever their age. Memory and restore time follow the bizIds active within it.",
+  },
+  {
+    name: 'LEDGER_MEMORY_BYTES',
+    group: 'Processing',
+    schema: optionalInteger({ min: 1_048_576 }),
+    default: '',
+    description:
+      "Estimated bytes the ledger entries of this instance's partitions may take (each partition an equal share); empty: a quarter of the heap's limit (v8 heap_size_limit, so it follows --max-old-space-size). Past it a partition's oldest entries with nothing open leave memory (never one with a command under way): its replay window then starts at the newest of them (signing_bridge_ledger_effective_window_seconds, a log line, the LedgerWindowShrunk alert), and older records are refused as expired (SB_ERR_COMMAND_EXPIRED).",
   },
   {
     name: 'CRASH_LOOP_LIMIT',

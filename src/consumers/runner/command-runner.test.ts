@@ -11,7 +11,7 @@ import {
 import { outcomeOf } from '../../handlers/outcome.js';
 import type { Handlers, Outcome, PendingEvent } from '../../handlers/types.js';
 import type { InboundRecord, OutboundRecord } from '../../kafka/index.js';
-import { Ledger } from '../../ledger/index.js';
+import { EMPTY_ENTRY, Ledger, withCommandEnded, withStep } from '../../ledger/index.js';
 import { PartitionTask } from '../../partitions/index.js';
 import { CommandPublisher, Outbox } from '../../producers/index.js';
 import { topicNames } from '../../schemas/messages/index.js';
@@ -48,16 +48,22 @@ interface Setup {
   readonly remind?: () => Promise<Outcome>;
   /** Stands for Kafka acknowledging the outbox's sends. */
   readonly sink?: (records: readonly OutboundRecord[]) => Promise<void>;
+  /** The ledger's memory bound per partition. */
+  readonly partitionBytes?: number;
 }
 
 // The task of the active partition 0 of the latest setup(): job() takes its records under it.
 let task = new PartitionTask(0, { phase: 'active' });
 
 /** A runner on the active partition 0, whose ledger holds that partition. */
-function setup({ remind = async () => transient, sink = async () => {} }: Setup = {}) {
+function setup({
+  remind = async () => transient,
+  sink = async () => {},
+  partitionBytes,
+}: Setup = {}) {
   task = new PartitionTask(0, { phase: 'active' });
   const sent: OutboundRecord[] = [];
-  const ledger = new Ledger(topics.ledger);
+  const ledger = new Ledger(topics.ledger, { partitionBytes });
   ledger.adopt(0, new Map());
   const retryScheduled = vi.fn();
   const commandFinished = vi.fn();
@@ -96,6 +102,7 @@ function setup({ remind = async () => transient, sink = async () => {} }: Setup 
     settings: defaultBridgeSettings(),
     observer,
     log,
+    ledger,
   });
   const events = () => sent.filter((r) => r.topic === topics.events);
   const typeOf = (r: OutboundRecord) => (r.headers as Record<string, string>).ce_type;
@@ -383,6 +390,31 @@ describe('CommandRunner', () => {
       error: { code: 'SB_ERR_COMMAND_EXPIRED' },
     });
     expect(sent.filter((r) => r.topic === topics.deadLetter)).toHaveLength(1);
+  });
+
+  it('when the memory bound evicted entries, then a record older than the newest evicted write is expired though within LEDGER_REPLAY_WINDOW, and one whose commandId the ledger holds open still runs', async () => {
+    const remind = vi.fn(async () => ({ kind: 'completed', event: reminderSent }) as Outcome);
+    const { runner, ledger, events, typeOf } = setup({ remind, partitionBytes: 4_000 });
+    const hour = 3_600_000;
+    const ended = withCommandEnded(EMPTY_ENTRY, 'other', 10);
+    for (let i = 0; i < 60; i++) ledger.write(0, `biz-old-${i}`, ended, Date.now() - 2 * hour + i);
+    expect(ledger.vouchedSince(0, 0)).toBeGreaterThan(Date.now() - 2 * hour);
+    const threeHoursAgo = String(Date.now() - 3 * hour);
+    await runner.run(
+      newJob(remindRecord(0, '0', 'K1', threeHoursAgo), task, 'remind', 1_024),
+      () => {},
+    );
+    expect(remind).not.toHaveBeenCalled();
+    expect(JSON.parse(String(events()[0]?.value))).toMatchObject({
+      error: { code: 'SB_ERR_COMMAND_EXPIRED' },
+    });
+    ledger.write(0, 'biz-1', withStep(EMPTY_ENTRY, 'c-1', 'remind', { state: 'started' }, 10));
+    await runner.run(
+      newJob(remindRecord(0, '1', 'K1', threeHoursAgo), task, 'remind', 1_024),
+      () => {},
+    );
+    expect(remind).toHaveBeenCalledOnce();
+    expect(events().map(typeOf)).toHaveLength(2);
   });
 
   it('when a record within the window is checked once, then its retries run even if it ages past it', async () => {

@@ -10,6 +10,8 @@
 import type { Logger } from 'pino';
 import { OutboxClosed, PartitionReleased } from '../../errors.js';
 import type { Handlers } from '../../handlers/types.js';
+import type { Ledger } from '../../ledger/index.js';
+import { vouchedSince } from '../../partitions/index.js';
 import type { CommandPublisher } from '../../producers/index.js';
 import { spread } from '../../retry/backoff.js';
 import type { CircuitBreaker } from '../circuit-breaker.js';
@@ -34,6 +36,8 @@ export interface RunnerOptions {
   readonly settings: BridgeSettings;
   readonly observer: BridgeObserver;
   readonly log: Logger;
+  /** Where a partition's memory bound moved its window's start (the expiry gate uses it). */
+  readonly ledger?: Pick<Ledger, 'vouchedSince'>;
 }
 
 export class CommandRunner {
@@ -110,7 +114,10 @@ export class CommandRunner {
     if (prior.kind === 'reused')
       return this.#endings.reject(job, reusedId(job, command, prior.first));
     if (!prior.known && !job.vouched) {
-      const expired = expiry(job, settings.ledgerReplayWindowMs, Date.now());
+      const windowStart = vouchedSince(Date.now(), settings.ledgerReplayWindowMs);
+      const { partition } = job.record;
+      const since = this.#options.ledger?.vouchedSince(partition, windowStart) ?? windowStart;
+      const expired = expiry(job, since);
       if (expired) return this.#endings.reject(job, expired);
       job.vouched = true;
     }

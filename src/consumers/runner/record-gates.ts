@@ -5,7 +5,6 @@
  * vouches for.
  */
 import { CommandExpired, CommandIdReused } from '../../errors.js';
-import { vouchedSince } from '../../partitions/index.js';
 import { type PriorRun, producedTime } from '../../producers/index.js';
 import type { Command } from '../../schemas/messages/index.js';
 import type { Job } from '../job.js';
@@ -43,15 +42,15 @@ export function reusedId(job: Job, command: Command, first: FirstUse): Rejection
 }
 
 /**
- * The record is older than its partition's ledger vouches for (ledger-upkeep.ts): if it ran, its
+ * The record is older than its partition's ledger vouches for (`sinceMs`: the replay window's
+ * start, ledger-upkeep.ts, or later where the memory bound evicted entries, entry-store.ts): if it ran, its
  * entry may have expired, so it is refused rather than run a second time. A new group, a deleted
  * one, or offsets expired after the group stood still read command topics from the beginning.
  * Checked once per record, before its first run: a record this instance holds and retries has
  * been checked, and one whose commandId the ledger knows is decided by the ledger.
  */
-export function expiry(job: Job, windowMs: number, nowMs: number): Rejection | undefined {
+export function expiry(job: Job, since: number): Rejection | undefined {
   const produced = producedTime(job.record);
-  const since = vouchedSince(nowMs, windowMs);
   if (produced === undefined || produced >= since) return undefined;
   const { topic, partition, offset } = job.record;
   const commandId = job.decoded?.ok ? job.decoded.command.commandId : undefined;
@@ -59,7 +58,7 @@ export function expiry(job: Job, windowMs: number, nowMs: number): Rejection | u
   const recordTime = new Date(produced).toISOString();
   const vouched = new Date(since).toISOString();
   const error = new CommandExpired(
-    `${topic}/${partition}@${offset}: the record was written at ${recordTime}, before ${vouched}, the oldest time this partition's ledger vouches for (LEDGER_REPLAY_WINDOW): whether it already ran is no longer known, so it is not run. Send the command again if it is still wanted`,
+    `${topic}/${partition}@${offset}: the record was written at ${recordTime}, before ${vouched}, the oldest time this partition's ledger vouches for (LEDGER_REPLAY_WINDOW, later where its memory bound LEDGER_MEMORY_BYTES evicted entries): whether it already ran is no longer known, so it is not run. Send the command again if it is still wanted`,
     { details: { topic, partition, offset, recordTime, vouchedSince: vouched } },
   );
   return { ok: false, error, commandId, bizId };
