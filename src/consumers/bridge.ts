@@ -122,6 +122,10 @@ export class Bridge {
       const { scheduler } = engine;
       observer?.load?.(scheduler.running, scheduler.pending, scheduler.byClass());
       observer?.ledgerSize?.(engine.ledger.size());
+      const windowMs = settings.ledgerReplayWindowMs;
+      const windows = engine.ledger.windows(Date.now(), windowMs);
+      const seconds = new Map([...windows].map(([p, ms]) => [p, Math.floor(ms / 1_000)]));
+      observer?.ledgerWindows?.(seconds, windowMs / 1_000);
       observer?.hotKeys?.(engine.intake.hotKeys());
     }, settings.commitIntervalMs);
     engine.lag.start();

@@ -159,6 +159,11 @@ export interface BridgeObserver {
   /** The bizIds the ledger holds entries of, every commit interval. */
   ledgerSize?(bizIds: number): void;
   /**
+   * Every commit interval: per owned partition, how far back its ledger remembers (seconds: the
+   * replay window, or less where the memory bound evicted entries), and the configured window.
+   */
+  ledgerWindows?(windows: ReadonlyMap<number, number>, configuredSeconds: number): void;
+  /**
    * A bizId's commands of a type were left in Kafka, its share being in hand (docs/design.md,
    * "Hot keys"), for the first time since it last had everything in hand; `offset` is the first.
    */

@@ -102,6 +102,19 @@ export class Ledger {
     return evicted === undefined ? windowStartMs : Math.max(windowStartMs, evicted + 1_000);
   }
 
+  /**
+   * Per partition held, how far back from `nowMs` it remembers (ms): the window, or since just
+   * after its newest evicted write where that is later.
+   */
+  windows(nowMs: number, windowMs: number): Map<number, number> {
+    const windows = new Map<number, number>();
+    for (const partition of this.#partitions.keys()) {
+      const since = this.vouchedSince(partition, nowMs - windowMs);
+      windows.set(partition, Math.max(0, nowMs - since));
+    }
+    return windows;
+  }
+
   /** Estimated bytes of the entries held, of one partition or of all. */
   bytes(partition?: number): number {
     if (partition !== undefined) return this.#partitions.get(partition)?.bytes ?? 0;

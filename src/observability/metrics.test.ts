@@ -179,6 +179,22 @@ describe('the metrics on-call needs', () => {
     expect(await registry.metrics()).toContain('signing_bridge_ledger_bizids 1234');
   });
 
+  it('when the ledger windows are reported, then the effective window follows per owned partition only, with the configured one', async () => {
+    const { observer, registry } = createMetrics();
+    observer.ledgerWindows?.(
+      new Map([
+        [0, 604_800],
+        [3, 3_600],
+      ]),
+      604_800,
+    );
+    observer.ledgerWindows?.(new Map([[3, 3_601]]), 604_800);
+    const text = await registry.metrics();
+    expect(text).toContain('signing_bridge_ledger_effective_window_seconds{partition="3"} 3601');
+    expect(text).not.toContain('signing_bridge_ledger_effective_window_seconds{partition="0"}');
+    expect(text).toContain('signing_bridge_ledger_replay_window_seconds 604800');
+  });
+
   it('when hot keys are reported, then the longest per-key queue and the keys held back follow, by type only', async () => {
     const { observer, registry } = createMetrics();
     observer.hotKeys?.([{ type: 'remind', longest: 50, heldBack: 2 }]);

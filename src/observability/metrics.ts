@@ -75,6 +75,14 @@ export function createMetrics(status?: ServiceStatus): Metrics {
       budget.classLoad(byClass);
     },
     ledgerSize: (bizIds) => m.ledgerBizIds.set(bizIds),
+    ledgerWindows(windows, configuredSeconds) {
+      // Partitions given up leave the gauge: the label set stays the partitions owned.
+      m.ledgerEffectiveWindow.reset();
+      for (const [partition, seconds] of windows) {
+        m.ledgerEffectiveWindow.set({ partition: String(partition) }, seconds);
+      }
+      m.ledgerReplayWindow.set(configuredSeconds);
+    },
     hotKeys(byType) {
       for (const { type, longest, heldBack } of byType) {
         m.keyQueueLongest.set({ type }, longest);
@@ -194,6 +202,17 @@ function instruments(registers: Registry) {
       ...common,
       name: `${PREFIX}ledger_bizids`,
       help: 'BizIds the ledger holds an entry of, in the partitions this instance owns',
+    }),
+    ledgerEffectiveWindow: new Gauge({
+      ...common,
+      name: `${PREFIX}ledger_effective_window_seconds`,
+      help: 'Per owned ledger partition, how far back it remembers: LEDGER_REPLAY_WINDOW, or less where its memory bound (LEDGER_MEMORY_BYTES) evicted entries; older records are refused as expired',
+      labelNames: ['partition'] as const,
+    }),
+    ledgerReplayWindow: new Gauge({
+      ...common,
+      name: `${PREFIX}ledger_replay_window_seconds`,
+      help: 'LEDGER_REPLAY_WINDOW, in seconds',
     }),
     // Hot keys (docs/design.md): labelled by command type only, never by bizId.
     keyQueueLongest: new Gauge({

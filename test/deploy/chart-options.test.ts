@@ -145,7 +145,7 @@ describe('alert rules and dashboard in the chart', () => {
     const checked = spawnSync(goTool('promtool'), ['check', 'rules', rendered], {
       encoding: 'utf8',
     });
-    expect(checked.stdout).toContain('SUCCESS: 9 rules found');
+    expect(checked.stdout).toContain('SUCCESS: 10 rules found');
     expect(checked.status).toBe(0);
   });
 

@@ -122,7 +122,7 @@ describe('alert rules', () => {
     expect(runPromtool(['test', 'rules', broken]).status).not.toBe(0);
   });
 
-  it('then they alert on lag growth, an open circuit, refused credentials, outcomes unknown, dead letters, throttling, a bizId held back, unreadiness and restarts', () => {
+  it('then they alert on lag growth, an open circuit, refused credentials, outcomes unknown, dead letters, throttling, a bizId held back, a ledger window shrunk by its memory bound, unreadiness and restarts', () => {
     expect(rules.map((r) => r.alert)).toEqual([
       'SigningBridgeConsumerLagGrowing',
       'SigningBridgeCircuitOpen',
@@ -131,6 +131,7 @@ describe('alert rules', () => {
       'SigningBridgeDeadLetters',
       'SigningBridgePlatformThrottled',
       'SigningBridgeKeyHeldBack',
+      'SigningBridgeLedgerWindowShrunk',
       'SigningBridgeNotReady',
       'SigningBridgeRestarted',
     ]);
@@ -143,6 +144,7 @@ describe('alert rules', () => {
     uses('SigningBridgeDeadLetters', 'signing_bridge_dead_letters_total');
     uses('SigningBridgePlatformThrottled', 'signing_bridge_platform_throttled_total');
     uses('SigningBridgeKeyHeldBack', 'signing_bridge_keys_held_back');
+    uses('SigningBridgeLedgerWindowShrunk', 'signing_bridge_ledger_effective_window_seconds');
     uses('SigningBridgeNotReady', 'signing_bridge_ready');
     uses('SigningBridgeRestarted', 'process_start_time_seconds');
   });
