@@ -31,7 +31,7 @@ try {
   console.log(
     `sent ${sent.commandId} to ${sent.topic}, partition ${sent.partition}, offset ${sent.offset}`,
   );
-  const outcome = await subscriber.waitForOutcome(sent.commandId, { timeoutMs: 60_000 });
+  const outcome = await subscriber.waitForOutcome(sent, { timeoutMs: 60_000 });
   if (outcome.type === 'signingbridge.contract.created') {
     console.log(
       `contract ${outcome.data.contractId} created (initiated: ${outcome.data.initiated})`,

@@ -126,6 +126,30 @@ export const ERROR_CODES = {
       'Fix the producer: `error.fields` names each field; the record is copied untouched to the dead-letter topic.',
     seenIn: 'the `command.rejected` event and the dead-letter header `dlq-error-code`',
   },
+  SB_ERR_COMMAND_ENCODING_INVALID: {
+    meaning:
+      "A command record's key or value is not valid UTF-8 (`details.part`); it is never decoded with replacement characters, since two producers' different key bytes could then name one contract.",
+    retryable: false,
+    action:
+      "Fix the producer to write UTF-8 (the key exactly the bizId's UTF-8 bytes); the record is copied untouched to the dead-letter topic.",
+    seenIn: 'the `command.rejected` event and the dead-letter header `dlq-error-code`',
+  },
+  SB_ERR_COMMAND_ID_REUSED: {
+    meaning:
+      'The commandId was used before for this bizId by a command with other content (type, tenantName or payload): a commandId names one intended action within its bizId. `details.firstUse` says how that first command stands; `details.firstFingerprint` and `details.fingerprint` tell them apart. Nothing was called.',
+    retryable: false,
+    action:
+      'Give the new command its own commandId; send a command again with the same commandId only with the same content.',
+    seenIn: 'the `command.rejected` event and the dead-letter header `dlq-error-code`',
+  },
+  SB_ERR_COMMAND_EXPIRED: {
+    meaning:
+      "The command record is older than its partition's ledger vouches for (its timestamp before the replay window, less a margin for clock skew) and its commandId is unknown there: whether it already ran is no longer known, so it is not run. Records are read from the start of a command topic by a new KAFKA_GROUP_ID, a deleted group or expired offsets.",
+    retryable: false,
+    action:
+      'If the command is still wanted, send it again (a new record); otherwise nothing. Records expire after LEDGER_REPLAY_WINDOW (docs/design.md, "Stale records are refused").',
+    seenIn: 'the `command.rejected` event and the dead-letter header `dlq-error-code`',
+  },
   SB_ERR_COMMAND_LIMIT_EXCEEDED: {
     meaning:
       'A command record is over a limit checked before it is decoded or validated: its key, value or headers too large, its JSON too deep, too long an array or too many values.',
@@ -154,6 +178,22 @@ export const ERROR_CODES = {
     retryable: false,
     action: 'Give them one partition count (docs/design.md, "Commands, events, topics").',
     seenIn: AT_START,
+  },
+  SB_ERR_KAFKA_TOPICS_REPARTITIONED: {
+    meaning:
+      "A command topic's or the ledger's partition count changed while the bridge ran (`details.changed`): a bizId's commands and its ledger entry may no longer share a partition number. The bridge stopped consuming every command partition and is not ready; what it held finishes.",
+    retryable: false,
+    action:
+      'Stop the producers and the bridge, run `signing-bridge topics grow --partitions N` (grows every command topic and the ledger together and moves the ledger entries; docs/cli.md), set TOPIC_PARTITIONS=N and start the bridge again.',
+    seenIn: 'the error log line `topic partitions changed while running` and /readyz 503',
+  },
+  SB_ERR_KAFKA_TOPICS_GROW_REFUSED: {
+    meaning:
+      '`signing-bridge topics grow` changed nothing (`details.reason`): the group has members, records on the command topics are not committed yet (they would run behind newer records of their bizIds on the new partitions), the count asked is not larger, or the topics do not share one count.',
+    retryable: false,
+    action:
+      'Stop the producers, let the bridge drain (lag 0), stop every instance of the group, then run it again.',
+    seenIn: '`signing-bridge topics grow` (exit 1)',
   },
   SB_ERR_PARTITION_RELEASED: {
     meaning:

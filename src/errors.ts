@@ -260,6 +260,68 @@ export class CommandCrashLoop extends SigningBridgeError<{
   readonly retryable = false;
 }
 
+/**
+ * A command record's key or value is not valid UTF-8 (a producer writing GBK or Latin-1, say).
+ * Decoding it anyway would turn the bytes it cannot read into U+FFFD, so two different keys could
+ * name one bizId: it is rejected instead, never replaced.
+ */
+export class CommandNotUtf8 extends SigningBridgeError<{
+  topic: string;
+  partition: number;
+  offset: string;
+  part: 'key' | 'value';
+}> {
+  readonly code = 'SB_ERR_COMMAND_ENCODING_INVALID';
+  readonly retryable = false;
+}
+
+/**
+ * A commandId of this bizId was used before by a command with other content (its fingerprint
+ * differs): the id names one intended action, so the second one is refused rather than run or
+ * taken for a duplicate.
+ */
+export class CommandIdReused extends SigningBridgeError<{
+  topic: string;
+  partition: number;
+  offset: string;
+  commandId: string;
+  bizId: string;
+  /** The fingerprint of the command that used the commandId first, and this one's. */
+  firstFingerprint: string;
+  fingerprint: string;
+  /** How that first use stands: ended with the platform's verdict, ended otherwise, or running. */
+  firstUse: 'ended-final' | 'ended-not-final' | 'under-way';
+}> {
+  readonly code = 'SB_ERR_COMMAND_ID_REUSED';
+  readonly retryable = false;
+}
+
+/**
+ * A command record is older than what the ledger of its partition can vouch for (its timestamp
+ * before the partition's effective replay window): whether it already ran is no longer known, so
+ * it is refused rather than run a second time.
+ */
+export class CommandExpired extends SigningBridgeError<{
+  topic: string;
+  partition: number;
+  offset: string;
+  /** The record's timestamp, and the oldest the partition vouches for (ISO 8601). */
+  recordTime: string;
+  vouchedSince: string;
+}> {
+  readonly code = 'SB_ERR_COMMAND_EXPIRED';
+  readonly retryable = false;
+}
+
+/** Why a command record was refused (command.rejected and a dead-letter copy): one of these. */
+export type RecordRefused =
+  | CommandInvalid
+  | CommandLimitExceeded
+  | CommandNotUtf8
+  | CommandIdReused
+  | CommandExpired
+  | CommandCrashLoop;
+
 /** An event a handler produced broke its schema, so it was not published. A bug, not a retry. */
 export class EventInvalid extends SigningBridgeError<{ type: string; fields: InvalidField[] }> {
   readonly code = 'SB_ERR_EVENT_INVALID';
@@ -277,6 +339,36 @@ export class TopicsNotCoPartitioned extends SigningBridgeError<{
   partitions: Record<string, number>;
 }> {
   readonly code = 'SB_ERR_KAFKA_TOPICS_NOT_COPARTITIONED';
+  readonly retryable = false;
+}
+
+/**
+ * A co-partitioned topic's partition count changed while the bridge ran: a bizId's commands and
+ * its ledger entry may no longer be on one partition number, so no command partition is
+ * consumed until the topics are grown together and the bridge restarted.
+ */
+export class TopicsRepartitioned extends SigningBridgeError<{
+  /** Per topic whose count changed, the count at start and the count now. */
+  changed: Record<string, { was: number; now: number }>;
+}> {
+  readonly code = 'SB_ERR_KAFKA_TOPICS_REPARTITIONED';
+  readonly retryable = false;
+}
+
+/**
+ * `signing-bridge topics grow` changed nothing: the bridge's group has members, records on the
+ * command topics are not committed yet (they would run behind newer records of their bizIds on
+ * the new partitions), the count asked is not larger, or the topics do not share one count.
+ */
+export class TopicsGrowRefused extends SigningBridgeError<{
+  reason: 'group-active' | 'lag' | 'not-larger' | 'not-co-partitioned';
+  groupId: string;
+  /** Per co-partitioned topic, its partition count now. */
+  partitions: Record<string, number>;
+  /** `<topic>/<partition>`: records not committed yet, for reason `lag`. */
+  lag?: Record<string, number>;
+}> {
+  readonly code = 'SB_ERR_KAFKA_TOPICS_GROW_REFUSED';
   readonly retryable = false;
 }
 
@@ -434,6 +526,7 @@ export class EventUndecodable extends SigningBridgeError<{
 
 /** No terminal event of the command arrived within the time given to wait for it. */
 export class OutcomeWaitTimedOut extends SigningBridgeError<{
+  bizId: string;
   commandId: string;
   timeoutMs: number;
 }> {

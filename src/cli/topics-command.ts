@@ -1,8 +1,10 @@
 /**
- * `signing-bridge topics create | check`: the bridge's topics against the topic table
+ * `signing-bridge topics create | check | grow`: the bridge's topics against the topic table
  * (src/topics), with the settings of the environment (TOPIC_PARTITIONS, ...). `create` makes the
- * missing ones and changes nothing that exists; both then say what still differs.
+ * missing ones and changes nothing that exists; both then say what still differs. `grow` grows
+ * the co-partitioned topics together and moves the ledger entries (ops/topics-grow.ts).
  */
+import { TopicsGrowRefused } from '../errors.js';
 import { compareTopics, type TopicState } from '../topics/differences.js';
 import { TABLE_CONFIG_NAMES, type TopicRow, topicTable } from '../topics/table.js';
 import { EXIT } from './ops/exit-codes.js';
@@ -12,9 +14,12 @@ import {
   type OperatorSpec,
   type Output,
   runOperator,
+  type Values,
 } from './ops/operator.js';
+import { growTopics } from './ops/topics-grow.js';
 
 const USAGE = `Usage: signing-bridge topics (create | check) [--json]
+       signing-bridge topics grow --partitions N
 
 Every topic of the bridge (the command topics, events, dead-letter and ledger) with the
 settings it should have: partitions (TOPIC_PARTITIONS), replication factor
@@ -25,8 +30,13 @@ and for the ledger its compaction settings.
   check   lists every topic and what differs from those settings; exits 1 when anything does
   create  creates the missing topics with those settings (running it again changes nothing),
           then does what check does; a topic that exists is never changed
+  grow    grows every command topic and the ledger to N partitions together, and moves each
+          ledger entry to its bizId's new partition; refused (exit 1, changing nothing) unless
+          the group KAFKA_GROUP_ID has no members and has committed every command record: stop
+          the producers, let the bridge drain, stop it, grow, set TOPIC_PARTITIONS=N, start it
 
 Options:
+  --partitions N  for grow: the partition count to grow to
   --json      one JSON object per topic: topic, role, exists, created, partitions,
               replicationFactor, configs, differences [{setting, expected, actual}]
   -h, --help  show this help
@@ -35,7 +45,7 @@ Options:
 export const TOPICS: OperatorSpec = {
   name: 'topics',
   usage: USAGE,
-  options: {},
+  options: { partitions: { type: 'string' } },
   run: topics,
 };
 
@@ -43,12 +53,13 @@ export function main(argv: string[]): Promise<number> {
   return runOperator(TOPICS, argv);
 }
 
-async function topics(context: OperatorContext, _values: unknown, positionals: string[]) {
+async function topics(context: OperatorContext, values: Values, positionals: string[]) {
   const [action, ...extra] = positionals;
-  if (action !== 'create' && action !== 'check') {
-    throw inputInvalid('<action>', 'give create or check');
+  if (action !== 'create' && action !== 'check' && action !== 'grow') {
+    throw inputInvalid('<action>', 'give create, check or grow');
   }
   if (extra.length > 0) throw inputInvalid('arguments', `unexpected "${extra.join(' ')}"`);
+  if (action === 'grow') return grow(context, values.partitions);
   const kafka = await context.connect();
   const table = topicTable(context.topics, kafka.topicLayout);
   const admin = await kafka.clusterAdmin();
@@ -108,4 +119,24 @@ function printState(out: Output, { row, actual, differences }: TopicState, creat
     lines.push(`        ${setting}: is ${found}, should be ${expected}`);
   }
   out.result(json, lines.join('\n'));
+}
+
+async function grow(context: OperatorContext, partitions: unknown): Promise<number> {
+  const to = Number(partitions);
+  if (typeof partitions !== 'string' || !Number.isSafeInteger(to) || to < 1) {
+    throw inputInvalid('--partitions', 'give the partition count to grow to, a whole number');
+  }
+  const kafka = await context.connect();
+  const groupId = context.config.KAFKA_GROUP_ID;
+  try {
+    const { from, moved } = await growTopics(kafka, context.topics, groupId, to);
+    context.out.heading(
+      `grew the command topics and the ledger from ${from} to ${to} partitions; moved ${moved} ledger entries to their new partitions. Set TOPIC_PARTITIONS=${to} and start the bridge`,
+    );
+    return EXIT.ok;
+  } catch (error) {
+    if (!(error instanceof TopicsGrowRefused)) throw error;
+    context.out.heading(`${error.code}: ${error.message}`);
+    return EXIT.notAsExpected;
+  }
 }

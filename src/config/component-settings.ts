@@ -162,6 +162,7 @@ export function bridgeSettings(config: Config): BridgeSettings {
     breaker: ENGINE.breaker,
     commitIntervalMs: ENGINE.commitIntervalMs,
     readinessTimeoutMs: ENGINE.readinessTimeoutMs,
+    partitionCheckMs: ENGINE.partitionCheckMs,
     shutdownDeadlineMs: config.SHUTDOWN_DEADLINE_MS,
     handoverTimeoutMs: config.HANDOVER_TIMEOUT_MS,
     deliveryMode: config.DELIVERY_MODE,

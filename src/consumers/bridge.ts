@@ -11,6 +11,7 @@ import { compareTopics } from '../topics/differences.js';
 import { fullLayout, LEDGER_CONFIGS, type TopicRow, topicTable } from '../topics/table.js';
 import { settlesWithin } from './deadline.js';
 import { createEngine, type Engine, type WriteLimits } from './engine.js';
+import { PartitionWatch } from './partition-watch.js';
 import { type BridgeOptions, checkSettings } from './settings.js';
 
 // Heartbeats every second and fetches every 200 ms: 10 s without either is a lost connection
@@ -25,6 +26,7 @@ export class Bridge {
   #engine: Engine | undefined;
   #commitTimer: NodeJS.Timeout | undefined;
   #sweepTimer: NodeJS.Timeout | undefined;
+  #watch: PartitionWatch | undefined;
   #ready = false;
   // The start in progress or done, settled either way: stop() waits for it to give up.
   #starting: Promise<void> | undefined;
@@ -123,6 +125,7 @@ export class Bridge {
       observer?.hotKeys?.(engine.intake.hotKeys());
     }, settings.commitIntervalMs);
     engine.lag.start();
+    this.#watchPartitions(engine, commandPartitions);
     this.#sweepTimer = setInterval(
       () => engine.partitions.upkeep(),
       sweepIntervalMs(settings.ledgerReplayWindowMs),
@@ -167,6 +170,27 @@ export class Bridge {
     await step(firstAssignment.then(() => engine.partitions.whenRestored()));
   }
 
+  /**
+   * A co-partitioned topic grown (or shrunk) while running: nothing more of the command topics
+   * is consumed and the bridge is not ready, with one line saying what to do (partition-watch.ts).
+   */
+  #watchPartitions(engine: Engine, partitions: number): void {
+    const { kafka, topics, settings, log } = this.#options;
+    this.#watch = new PartitionWatch({
+      kafka,
+      topics: [...Object.values(topics.commands), topics.ledger],
+      partitions,
+      intervalMs: settings.partitionCheckMs,
+      onChange: (error) => {
+        engine.partitions.holdForRepartition();
+        this.#ready = false;
+        log.error({ err: error, code: error.code }, error.message);
+      },
+      log,
+    });
+    this.#watch.start();
+  }
+
   /** Not ready any more; a start in progress rejects with the error. */
   #fail(error: Error): void {
     this.#ready = false;
@@ -197,6 +221,7 @@ export class Bridge {
     this.#ready = false;
     clearInterval(this.#commitTimer);
     clearInterval(this.#sweepTimer);
+    this.#watch?.stop();
     this.#engine?.lag.stop();
     const { settings, log } = this.#options;
     const started = Date.now();

@@ -165,4 +165,81 @@ describe('decodeCommand limits, checked before the value is read', () => {
       { numRuns: 200 },
     );
   });
+
+  it('when the key is not UTF-8, then the record is refused as such, whatever its value', () => {
+    fc.assert(
+      fc.property(notUtf8(), (key) => {
+        const decoded = decode(record(JSON.stringify(remind), key));
+        expect(decoded).toMatchObject({
+          ok: false,
+          error: { code: 'SB_ERR_COMMAND_ENCODING_INVALID', details: { part: 'key' } },
+        });
+      }),
+    );
+  });
+
+  it('when the value is not UTF-8, then the record is refused as such, never read with replacement characters', () => {
+    fc.assert(
+      fc.property(notUtf8(), fc.string(), (bytes, text) => {
+        const value = Buffer.concat([
+          Buffer.from(JSON.stringify({ ...remind, note: text })),
+          bytes,
+        ]);
+        const decoded = decode(record(value));
+        expect(decoded).toMatchObject({
+          ok: false,
+          error: { code: 'SB_ERR_COMMAND_ENCODING_INVALID', details: { part: 'value' } },
+        });
+      }),
+    );
+  });
+
+  it("when key and value are UTF-8, then the command decodes and its bizId has the key's very bytes", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }), (bizId) => {
+        fc.pre(bizId.trim() === bizId && bizId.trim() !== '');
+        const decoded = decode(record(JSON.stringify({ ...remind, bizId }), Buffer.from(bizId)));
+        if (!decoded.ok) return; // a bizId the schema refuses is not this test's concern
+        expect(Buffer.from(decoded.command.bizId)).toEqual(Buffer.from(bizId));
+        expect(decoded.fingerprint).toMatch(/^[A-Za-z0-9_-]{12}$/);
+      }),
+    );
+  });
+
+  it('when two keys differ only in bytes that are not UTF-8 (a Latin-1 and a GBK key), then neither is read as the other', () => {
+    const latin1 = Buffer.from([0x66, 0x66]); // "ff"
+    for (const key of [
+      Buffer.from([0xff, 0x41]),
+      Buffer.from([0xfe, 0x41]),
+      Buffer.from([0xc4, 0xe3]),
+    ]) {
+      const decoded = decode(record(JSON.stringify({ ...remind, bizId: '\uFFFDA' }), key));
+      expect(decoded).toMatchObject({
+        ok: false,
+        error: { code: 'SB_ERR_COMMAND_ENCODING_INVALID' },
+      });
+    }
+    expect(decode(record(JSON.stringify({ ...remind, bizId: 'ff' }), latin1)).ok).toBe(true);
+  });
+
+  it('when the value starts with a byte-order mark, then it is not taken off silently: the value is not JSON', () => {
+    const decoded = decode(
+      record(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(remind))])),
+    );
+    expect(decoded).toMatchObject({ ok: false, error: { details: { reason: 'not-json' } } });
+  });
 });
+
+/** Byte strings that are not UTF-8: a lone continuation byte, a truncated sequence, or a byte never used. */
+function notUtf8(): fc.Arbitrary<Buffer> {
+  const broken = fc.oneof(
+    fc.integer({ min: 0x80, max: 0xbf }).map((b) => [b]),
+    fc.integer({ min: 0xc2, max: 0xf4 }).map((b) => [b]),
+    fc.constantFrom([0xc0, 0x80], [0xed, 0xa0, 0x80], [0xf5], [0xff], [0xfe]),
+  );
+  return fc
+    .tuple(fc.string({ maxLength: 8 }), broken, fc.constantFrom('', 'x'))
+    .map(([before, bytes, after]) =>
+      Buffer.concat([Buffer.from(before), Buffer.from(bytes), Buffer.from(after)]),
+    );
+}

@@ -1,15 +1,18 @@
 /**
- * Parse what comes in, bounded: a command record's size is checked before anything of it is
- * read, its JSON's shape before it is validated, then its value against its topic's schema and
- * its key against its bizId.
+ * Parse what comes in, bounded and lossless: a command record's size is checked before anything
+ * of it is read, then its key and value must be UTF-8 (decoded once, never with replacement
+ * characters), its JSON's shape is checked before it is validated, then its value against its
+ * topic's schema, and its key's bytes against its bizId's.
  */
 import {
-  type CommandCrashLoop,
   CommandInvalid,
   CommandLimitExceeded,
+  CommandNotUtf8,
   type InvalidField,
+  type RecordRefused,
 } from '../errors.js';
 import type { InboundRecord } from '../kafka/index.js';
+import { commandFingerprint } from '../ledger/index.js';
 import { describeFields, invalidFields } from '../schemas/issues.js';
 import { COMMANDS, type Command, type CommandType } from '../schemas/messages/index.js';
 import { type JsonLimits, jsonShapeBreach } from './json-shape.js';
@@ -23,11 +26,20 @@ export interface DecodingLimits {
 /** Issues named in a rejection; the rest are counted. */
 export const MAX_REPORTED_FIELDS = 20;
 
+// Fatal: a byte sequence that is not UTF-8 throws instead of becoming U+FFFD. A byte-order mark
+// is kept as a character (so a value starting with one is not JSON), not silently dropped.
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 export type DecodedCommand =
-  | { readonly ok: true; readonly command: Command }
+  | {
+      readonly ok: true;
+      readonly command: Command;
+      /** What it asks for, hashed (src/ledger/fingerprint.ts). */
+      readonly fingerprint: string;
+    }
   | {
       readonly ok: false;
-      readonly error: CommandInvalid | CommandLimitExceeded | CommandCrashLoop;
+      readonly error: RecordRefused;
       /** What could be made out of a broken record, for the rejection event. */
       readonly commandId?: string | undefined;
       readonly bizId?: string | undefined;
@@ -40,7 +52,14 @@ export function decodeCommand(
 ): DecodedCommand {
   const tooLarge = recordLimitBreach(record, limits.record);
   if (tooLarge) return overLimit(record, tooLarge);
-  const json = parseJson(record.value);
+  const text = record.value === null ? undefined : utf8(record.value);
+  if (record.value !== null && text === undefined) return notUtf8(record, 'value');
+  const json = parseJson(text);
+  if (record.key !== null && utf8(record.key) === undefined) {
+    // The commandId names the rejection for its producer; the bizId the value claims is not
+    // the key's, so the event is keyed by the key's excerpt (job.ts), not by that claim.
+    return { ...notUtf8(record, 'key'), commandId: stringField(json, 'commandId') };
+  }
   if (json === undefined) {
     return invalid(record, 'not-json', 'the value is not JSON', [
       { path: '(value)', rule: 'JSON' },
@@ -58,12 +77,22 @@ export function decodeCommand(
     return { ...invalid(record, 'schema', message, fields, fieldsOmitted), commandId, bizId };
   }
   const command = parsed.data as Command;
-  // The key decides the partition, and so the owner and the ledger partition of the bizId.
-  if (record.key?.toString() !== command.bizId) {
-    const rule = 'the record key must equal bizId exactly';
+  // The key's bytes decide the partition, and so the owner and the ledger partition of the
+  // bizId: they must be the bizId's own UTF-8 bytes.
+  if (record.key === null || !record.key.equals(Buffer.from(command.bizId))) {
+    const rule = 'the record key must be the UTF-8 bytes of bizId exactly';
     return { ...invalid(record, 'key', rule, [{ path: '(key)', rule }]), commandId, bizId };
   }
-  return { ok: true, command };
+  return { ok: true, command, fingerprint: commandFingerprint(type, command) };
+}
+
+/** The bytes as text, or undefined when they are not UTF-8. */
+export function utf8(bytes: Buffer): string | undefined {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A rejection names the first few issues and counts the rest: its event stays small. */
@@ -86,6 +115,15 @@ function invalid(
   return { ok: false as const, error };
 }
 
+function notUtf8(record: InboundRecord, part: 'key' | 'value') {
+  const { topic, partition, offset } = record;
+  const error = new CommandNotUtf8(
+    `${topic}/${partition}@${offset}: the record ${part} is not valid UTF-8; the bridge reads commands (and their keys) as UTF-8 only, and never replaces bytes it cannot read`,
+    { details: { topic, partition, offset, part } },
+  );
+  return { ok: false as const, error };
+}
+
 function overLimit(record: InboundRecord, breach: LimitBreach) {
   const { topic, partition, offset } = record;
   const where = breach.path === undefined ? '' : ` at ${breach.path}`;
@@ -96,10 +134,10 @@ function overLimit(record: InboundRecord, breach: LimitBreach) {
   return { ok: false as const, error };
 }
 
-function parseJson(value: Buffer | null): unknown {
-  if (value === null) return undefined;
+function parseJson(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
   try {
-    return JSON.parse(value.toString());
+    return JSON.parse(text);
   } catch {
     return undefined;
   }

@@ -2,7 +2,7 @@ import { bytesExcerpt, ID_EXCERPT_MAX_CHARS } from '../events/index.js';
 import type { InboundRecord } from '../kafka/index.js';
 import type { PartitionTask } from '../partitions/index.js';
 import type { CommandType } from '../schemas/messages/index.js';
-import type { DecodedCommand } from './command-decoding.js';
+import { type DecodedCommand, utf8 } from './command-decoding.js';
 import { recordBytes } from './record-limits.js';
 import { NO_HISTORY, type RunHistory } from './retry-decision.js';
 import type { CommandObservation } from './settings.js';
@@ -30,6 +30,8 @@ export interface Job {
   /** Run after a crash, one at a time with the others of its partition (crash-guard.ts). */
   careful?: boolean;
   decoded?: DecodedCommand;
+  /** Younger than its ledger vouches for when first checked (record-gates.ts, expiry). */
+  vouched?: true;
   history: RunHistory;
   /** Runs of its handler so far (none for a rejected record or a replay). */
   runs: number;
@@ -56,10 +58,15 @@ export function newJob(
   };
 }
 
-/** The record key as text; a key over the input limit stands as a bounded excerpt. */
+/**
+ * The record key as text. A key over its limit or not UTF-8 (its record is rejected) stands as an
+ * excerpt marked with a hash of every byte: two different keys never share a scheduling key or a
+ * ledger entry.
+ */
 export function keyText(key: Buffer | null, maxKeyBytes: number): string {
   if (key === null) return '';
-  return key.length <= maxKeyBytes ? key.toString() : bytesExcerpt(key, ID_EXCERPT_MAX_CHARS);
+  const text = key.length <= maxKeyBytes ? utf8(key) : undefined;
+  return text ?? bytesExcerpt(key, ID_EXCERPT_MAX_CHARS);
 }
 
 /**

@@ -35,6 +35,11 @@ export interface BridgeSettings {
   commitIntervalMs: number;
   /** Not ready once the consumer has not heard from its group (brokers, membership) this long. */
   readinessTimeoutMs: number;
+  /**
+   * How often the co-partitioned topics' partition counts are compared with those at start
+   * (partition-watch.ts). A fixed value, not a variable: tests shorten it.
+   */
+  partitionCheckMs: number;
   shutdownDeadlineMs: number;
   /** How long a new owner waits for the previous owner to release a partition. */
   handoverTimeoutMs: number;
@@ -216,6 +221,7 @@ export function defaultBridgeSettings(overrides: Partial<BridgeSettings> = {}): 
     },
     commitIntervalMs: 1_000,
     readinessTimeoutMs: 30_000,
+    partitionCheckMs: 30_000,
     shutdownDeadlineMs: 15_000,
     handoverTimeoutMs: 10_000,
     deliveryMode: 'at-least-once',

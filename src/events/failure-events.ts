@@ -1,10 +1,17 @@
 /**
  * The terminal events of commands that ended without the platform doing what they asked. Each
- * has its own step in ce_id (`<commandId>/failed`, ...): a command ends once, so that is unique.
+ * has its own step in ce_id (`<bizId>/<commandId>/failed@<record>`, ...): a record ends once, so
+ * that is unique.
  */
 import { PlatformRejected, type SigningBridgeError } from '../errors.js';
 import { maskPersonalData } from '../personal-data.js';
-import type { CommandType, ErrorInfo, EventData, PendingEvent } from '../schemas/messages/index.js';
+import type {
+  CommandType,
+  ErrorInfo,
+  EventData,
+  PendingEvent,
+  RecordPosition,
+} from '../schemas/messages/index.js';
 import { excerpt, ID_EXCERPT_MAX_CHARS, MESSAGE_EXCERPT_MAX_CHARS } from './excerpt.js';
 
 /** Fields named in an event's error; the rest are counted in `fieldsOmitted`. */
@@ -17,11 +24,8 @@ export interface CommandRef {
   readonly contractId?: string | undefined;
 }
 
-export interface RecordSource {
-  readonly topic: string;
-  readonly partition: number;
-  readonly offset: string;
-}
+/** Where a command record is (where its producer wrote it). */
+export type RecordSource = RecordPosition;
 
 /** Messages quote what the platform refused, personal data included: they go out masked. */
 export function errorInfo(error: SigningBridgeError<object>): ErrorInfo {

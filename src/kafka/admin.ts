@@ -45,6 +45,15 @@ export async function connectAdmin(kafka: Kafka): Promise<ClusterAdmin> {
     },
     describeTopics: (topics, configNames) => describeTopics(admin, topics, configNames),
     createTopics: (specs) => createTopics(admin, specs),
+    async createPartitions(topics, count) {
+      await admin.createPartitions({
+        topicPartitions: topics.map((topic) => ({ topic, count })),
+      });
+    },
+    async groupMembers(groupId) {
+      const { groups } = await admin.describeGroups([groupId]);
+      return groups.reduce((sum, group) => sum + group.members.length, 0);
+    },
     async ranges(topic) {
       const offsets = await retried(() => admin.fetchTopicOffsets(topic));
       return offsets

@@ -50,6 +50,10 @@ export interface PartitionRange {
 
 export interface ClusterAdmin extends TopicAdmin {
   createTopics(specs: readonly TopicSpec[]): Promise<void>;
+  /** Grows each topic to `count` partitions (Kafka never shrinks one). */
+  createPartitions(topics: readonly string[], count: number): Promise<void>;
+  /** How many members the consumer group has now (0 for a group that is empty or unknown). */
+  groupMembers(groupId: string): Promise<number>;
   ranges(topic: string): Promise<PartitionRange[]>;
   /** Per partition, the first offset written at or after `timestamp` (ms), or its end. */
   offsetsAt(topic: string, timestamp: number): Promise<Map<number, string>>;

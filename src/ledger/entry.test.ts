@@ -4,6 +4,7 @@ import {
   EMPTY_ENTRY,
   hasOpenCommands,
   isDone,
+  priorUse,
   progressOf,
   withCommandEnded,
   withoutStep,
@@ -129,5 +130,36 @@ describe('ledger entries', () => {
         expect(JSON.parse(JSON.stringify(entry))).toEqual(entry);
       }),
     );
+  });
+
+  it('when a command ends for good with its fingerprint, then its commandId is spent with that fingerprint', () => {
+    const ended = withCommandEnded(EMPTY_ENTRY, 'X', 5, undefined, {
+      final: true,
+      fingerprint: 'f1',
+    });
+    expect(ended.done).toEqual(['X f1']);
+    expect(isDone(ended, 'X')).toBe(true);
+    expect(priorUse(ended, 'X')).toEqual({ state: 'ended-final', fingerprint: 'f1' });
+    expect(priorUse(ended, 'Y')).toBeUndefined();
+  });
+
+  it('when an entry written before fingerprints lists a bare commandId, then its use has no fingerprint', () => {
+    const legacy = { done: ['X'], open: [] };
+    expect(priorUse(legacy, 'X')).toEqual({ state: 'ended-final', fingerprint: undefined });
+  });
+
+  it('when a command is under way or ended without a final verdict, then its fingerprint stays with it, even with no steps kept', () => {
+    const running = withStep(EMPTY_ENTRY, 'X', 'draft', { state: 'started' }, 5, 'f1');
+    expect(priorUse(running, 'X')).toEqual({ state: 'under-way', fingerprint: 'f1' });
+    const forgotten = withoutStep(running, 'X', 'draft');
+    expect(priorUse(forgotten, 'X')).toEqual({ state: 'under-way', fingerprint: 'f1' });
+    const token = 'ended@commands.remind/0/7';
+    const parked = withCommandEnded(forgotten, 'X', 5, undefined, {
+      final: false,
+      token,
+      fingerprint: 'f1',
+    });
+    expect(priorUse(parked, 'X')).toEqual({ state: 'ended-not-final', fingerprint: 'f1' });
+    expect(isDone(parked, token)).toBe(true);
   });
 });

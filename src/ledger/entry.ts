@@ -4,14 +4,48 @@
  * rerun resumes). Entries are immutable values; each change makes a new one, which is written
  * whole, so the last record of a bizId is its state.
  */
-import type { CommandProgress, LedgerEntry, StepRecord } from '../schemas/messages/index.js';
+import type {
+  CommandProgress,
+  LedgerEntry,
+  OpenCommand,
+  StepRecord,
+} from '../schemas/messages/index.js';
 
 export type { LedgerEntry, OpenCommand } from '../schemas/messages/index.js';
 
 export const EMPTY_ENTRY: LedgerEntry = { done: [], open: [] };
 
+/**
+ * Whether the commandId (or a record's token) is among the ended ones. A commandId spent by a
+ * final ending is listed with its command's fingerprint, `<commandId> <fingerprint>` (a commandId
+ * has no space); one listed alone was written before fingerprints were kept.
+ */
 export function isDone(entry: LedgerEntry, commandId: string): boolean {
-  return entry.done.includes(commandId);
+  return doneItem(entry, commandId) !== undefined;
+}
+
+/** How an earlier use of a commandId stands in the entry, with its command's fingerprint. */
+export interface PriorUse {
+  readonly state: 'ended-final' | 'ended-not-final' | 'under-way';
+  /** Undefined for a use recorded before fingerprints were kept. */
+  readonly fingerprint: string | undefined;
+}
+
+export function priorUse(entry: LedgerEntry, commandId: string): PriorUse | undefined {
+  const done = doneItem(entry, commandId);
+  if (done !== undefined) {
+    const fingerprint = done.slice(commandId.length + 1);
+    return { state: 'ended-final', fingerprint: fingerprint === '' ? undefined : fingerprint };
+  }
+  const open = entry.open.find((command) => command.commandId === commandId);
+  if (open === undefined) return undefined;
+  const state = open.ended === true ? 'ended-not-final' : 'under-way';
+  return { state, fingerprint: open.fingerprint };
+}
+
+function doneItem(entry: LedgerEntry, commandId: string): string | undefined {
+  const prefix = `${commandId} `;
+  return entry.done.find((item) => item === commandId || item.startsWith(prefix));
 }
 
 export function progressOf(entry: LedgerEntry, commandId: string): CommandProgress {
@@ -34,13 +68,30 @@ export function withStep(
   step: string,
   record: StepRecord,
   keep: number,
+  fingerprint?: string,
 ): LedgerEntry {
   const steps = { ...progressOf(entry, commandId).steps, [step]: record };
   const others = entry.open.filter((command) => command.commandId !== commandId);
   return {
     contractId: contractIdIn(record.result) ?? entry.contractId,
     done: entry.done,
-    open: newest([...others, { commandId, steps }], keep),
+    open: newest([...others, openCommand(entry, commandId, steps, fingerprint)], keep),
+  };
+}
+
+function openCommand(
+  entry: LedgerEntry,
+  commandId: string,
+  steps: OpenCommand['steps'],
+  fingerprint: string | undefined,
+  ended?: true,
+): OpenCommand {
+  const known = fingerprint ?? priorUse(entry, commandId)?.fingerprint;
+  return {
+    commandId,
+    steps,
+    ...(ended ? { ended } : {}),
+    ...(known === undefined ? {} : { fingerprint: known }),
   };
 }
 
@@ -52,7 +103,10 @@ export function withoutStep(entry: LedgerEntry, commandId: string, step: string)
   const open = entry.open.flatMap((command) => {
     if (command.commandId !== commandId) return [command];
     const { [step]: _forgotten, ...steps } = command.steps;
-    return Object.keys(steps).length > 0 ? [{ ...command, steps }] : [];
+    // Its fingerprint is kept while it runs: its commandId stays its own.
+    return Object.keys(steps).length > 0 || command.fingerprint !== undefined
+      ? [{ ...command, steps }]
+      : [];
   });
   return { ...entry, open };
 }
@@ -63,11 +117,21 @@ export function withoutStep(entry: LedgerEntry, commandId: string, step: string)
  * only the record that ended is remembered (`token`, by its position), so a replay of that very
  * record is skipped while the commandId sent again runs, resuming from the steps kept.
  */
-export type EndMark = { readonly final: true } | { readonly final: false; token: string };
+export type EndMark = (
+  | { readonly final: true }
+  | { readonly final: false; readonly token: string }
+) & {
+  /** The command's fingerprint (fingerprint.ts), so a reuse of its commandId is told apart. */
+  readonly fingerprint?: string | undefined;
+};
 
 export const FINAL: EndMark = { final: true };
 
-/** The entry after a command ended: remembered as done, by commandId or by its record. */
+/**
+ * The entry after a command ended: remembered as done, by commandId (with its fingerprint) or by
+ * its record. A command that ended without a final verdict stays among the open ones, marked
+ * ended, when it has steps or a fingerprint to keep.
+ */
 export function withCommandEnded(
   entry: LedgerEntry,
   commandId: string,
@@ -75,15 +139,21 @@ export function withCommandEnded(
   contractId?: string,
   ending: EndMark = FINAL,
 ): LedgerEntry {
-  const id = ending.final ? commandId : ending.token;
+  const { fingerprint } = ending;
+  const id = ending.final ? spent(commandId, fingerprint) : ending.token;
   const done = entry.done.includes(id) ? entry.done : [...entry.done, id];
   const others = entry.open.filter((command) => command.commandId !== commandId);
   const steps = progressOf(entry, commandId).steps;
+  const kept = openCommand(entry, commandId, steps, fingerprint, true);
   const parked =
-    ending.final || Object.keys(steps).length === 0
+    ending.final || (Object.keys(steps).length === 0 && kept.fingerprint === undefined)
       ? others
-      : newest([...others, { commandId, steps, ended: true as const }], keep);
+      : newest([...others, kept], keep);
   return { contractId: contractId ?? entry.contractId, done: newest(done, keep), open: parked };
+}
+
+function spent(commandId: string, fingerprint: string | undefined): string {
+  return fingerprint === undefined ? commandId : `${commandId} ${fingerprint}`;
 }
 
 function newest<T>(items: readonly T[], keep: number): readonly T[] {

@@ -9,10 +9,11 @@ import type { Phase } from './partition-machine.js';
 
 /**
  * Why consumption is held back: too much in hand (per command topic, so that a full class of
- * commands does not stop the others), the circuit breaker open, or the bridge stopping.
+ * commands does not stop the others), the circuit breaker open, the bridge stopping, or the
+ * co-partitioned topics' partition counts changed while it ran (consumers/partition-watch.ts).
  */
 export interface Holds {
-  readonly all: ReadonlySet<'breaker' | 'stopping'>;
+  readonly all: ReadonlySet<'breaker' | 'stopping' | 'repartitioned'>;
   /** Command topics held back for backpressure. */
   readonly topics: ReadonlySet<string>;
 }

@@ -41,6 +41,16 @@ function marginMs(windowMs: number): number {
   return Math.min(5 * 60_000, Math.floor(windowMs / 4));
 }
 
+/**
+ * The oldest record time a partition's ledger vouches for: a command that ran wrote its entry
+ * at or after its record's time, and the sweep keeps every entry written within the window, so
+ * whether a record younger than this ran is known. The margin is taken off the window (not
+ * added): a producer's clock ahead of ours makes a record look younger than it is.
+ */
+export function vouchedSince(nowMs: number, windowMs: number): number {
+  return nowMs - windowMs + marginMs(windowMs);
+}
+
 export class LedgerUpkeep {
   readonly #options: LedgerUpkeepOptions;
 

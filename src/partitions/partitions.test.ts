@@ -222,7 +222,10 @@ describe('fetchPlan', () => {
     [1, 'reading' as const],
     [2, 'draining' as const],
   ]);
-  const none = { all: new Set<'breaker' | 'stopping'>(), topics: new Set<string>() };
+  const none = {
+    all: new Set<'breaker' | 'stopping' | 'repartitioned'>(),
+    topics: new Set<string>(),
+  };
 
   it('fetches the commands of active partitions and the ledger of restoring ones, and pauses the rest', () => {
     expect(fetchPlan(phases, topics, none)).toEqual({
@@ -245,5 +248,11 @@ describe('fetchPlan', () => {
     expect(backpressure.pause).toContainEqual({ topic: 'cmd.a', partitions: [0, 1, 2] });
     const breaker = fetchPlan(phases, topics, { ...none, all: new Set(['breaker' as const]) });
     expect(breaker.resume).toEqual([{ topic: 'ledger', partitions: [1] }]);
+  });
+
+  it('when the partition counts changed, then no command partition is fetched', () => {
+    const held = fetchPlan(phases, topics, { ...none, all: new Set(['repartitioned' as const]) });
+    expect(held.resume).toEqual([{ topic: 'ledger', partitions: [1] }]);
+    expect(held.pause).toContainEqual({ topic: 'cmd.a', partitions: [0, 1, 2] });
   });
 });

@@ -148,6 +148,15 @@ export class Partitions {
     this.#hold('breaker', on);
   }
 
+  /**
+   * A co-partitioned topic's partition count changed (partition-watch.ts): no command partition
+   * is consumed any more, since a bizId's records and its ledger entry may no longer share a
+   * partition number. Only a restart after the topics are grown together lifts it.
+   */
+  holdForRepartition(): void {
+    this.#hold('repartitioned', true);
+  }
+
   /** The command topics held back for backpressure. */
   holdTopics(topics: ReadonlySet<string>): void {
     this.#holds = { ...this.#holds, topics };
@@ -223,7 +232,7 @@ export class Partitions {
     if (this.#stopping) this.#dispatch(partition, { type: 'stop', ...this.#stopping });
   }
 
-  #hold(hold: 'breaker' | 'stopping', on: boolean): void {
+  #hold(hold: 'breaker' | 'stopping' | 'repartitioned', on: boolean): void {
     const all = new Set(this.#holds.all);
     if (on) all.add(hold);
     else all.delete(hold);

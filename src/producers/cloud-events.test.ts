@@ -21,7 +21,7 @@ describe('encodeEvent', () => {
       value: JSON.stringify(reminded.data),
       headers: {
         ce_specversion: '1.0',
-        ce_id: 'cmd-1/remind',
+        ce_id: 'biz-1/cmd-1/remind',
         ce_type: 'signingbridge.reminder.sent',
         ce_source: 'signing-bridge',
         ce_subject: 'biz-1',

@@ -6,7 +6,13 @@
 import { EventInvalid } from '../errors.js';
 import type { OutboundRecord } from '../kafka/index.js';
 import { invalidFields } from '../schemas/issues.js';
-import { EVENTS, eventId, type PendingEvent, schemaId } from '../schemas/messages/index.js';
+import {
+  EVENTS,
+  eventId,
+  type PendingEvent,
+  type RecordPosition,
+  schemaId,
+} from '../schemas/messages/index.js';
 
 export const SPEC_VERSION = '1.0';
 export const CONTENT_TYPE = 'application/json';
@@ -34,7 +40,7 @@ export const CE_HEADERS = {
 
 export const CE_HEADER_DESCRIPTIONS: Record<keyof typeof CE_HEADERS, string> = {
   specVersion: 'CloudEvents version: 1.0',
-  id: '<commandId>/<step>: the same on every publication of one step of one command',
+  id: "<bizId>/<commandId>/<step>, each id with '%' and '/' escaped as %25 and %2F (a commandId is unique within its bizId); the event that ends a command adds @<topic>/<partition>/<offset> of the command record it ended. The same on every publication of one step of one command: deduplicate by it",
   type: 'The event type: its data schema and whether it ends the command',
   source: 'The bridge that published it (EVENT_SOURCE setting)',
   subject:
@@ -56,8 +62,10 @@ export interface EventAddress {
   readonly source: string;
   /** What the event is about; also its key. Absent only for a record too broken to tell. */
   readonly bizId: string | undefined;
-  /** ce_correlationid, and the base of ce_id. */
+  /** ce_correlationid; with the bizId, the base of ce_id. */
   readonly commandId: string;
+  /** For the event that ends a command: the command record it ended (part of ce_id). */
+  readonly ended?: RecordPosition | undefined;
   /** The command's trace context; only TRACE_HEADERS are taken from it. */
   readonly traceContext?: Readonly<Record<string, string>>;
 }
@@ -76,7 +84,7 @@ export function encodeEvent(
   }
   const headers: Record<string, string> = {
     [CE_HEADERS.specVersion]: SPEC_VERSION,
-    [CE_HEADERS.id]: eventId(address.commandId, event.step),
+    [CE_HEADERS.id]: eventId(address, event.step, address.ended),
     [CE_HEADERS.type]: event.type,
     [CE_HEADERS.source]: address.source,
     [CE_HEADERS.time]: now.toISOString(),

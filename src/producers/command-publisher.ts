@@ -5,14 +5,20 @@
  * order of writes, so Kafka ends with the same last entry per bizId (docs/design.md, "The outbox").
  */
 import type { Logger } from 'pino';
-import type { CommandCrashLoop, CommandInvalid, CommandLimitExceeded } from '../errors.js';
-import { excerpt, ID_EXCERPT_MAX_CHARS, rejectedEvent } from '../events/index.js';
+import type { RecordRefused } from '../errors.js';
+import {
+  excerpt,
+  ID_EXCERPT_MAX_CHARS,
+  type RecordSource,
+  rejectedEvent,
+} from '../events/index.js';
 import type { InboundRecord, OutboundRecord } from '../kafka/index.js';
 import {
-  FINAL,
   isDone,
   type Ledger,
   type LedgerEntry,
+  type PriorUse,
+  priorUse,
   withCommandEnded,
   withoutStep,
   withStep,
@@ -37,7 +43,20 @@ export interface CommandSource {
   readonly key: string;
   /** Its trace context, carried into its events' headers. */
   readonly observation?: { readonly headers: Readonly<Record<string, string>> } | undefined;
+  /** Once decoded: its command's fingerprint (src/ledger/fingerprint.ts). */
+  readonly decoded?: { readonly ok: boolean; readonly fingerprint?: string } | undefined;
 }
+
+/**
+ * What the ledger says of a record's command before it runs: run it (new, a resend after an
+ * ending that was not final, or resuming), skip it (its commandId spent with the same content,
+ * or this very record ended before), or refuse it (its commandId used by other content).
+ */
+export type PriorRun =
+  /** `known`: the ledger knows this commandId (under way, or ended without a final verdict). */
+  | { readonly kind: 'run'; readonly known: boolean }
+  | { readonly kind: 'duplicate' }
+  | { readonly kind: 'reused'; readonly first: PriorUse & { readonly fingerprint: string } };
 
 /**
  * The hold on the command's partition it runs under (src/partitions): its writes are refused
@@ -78,7 +97,9 @@ export class CommandPublisher {
     events: readonly PendingEvent[],
     lease: WriteGate,
   ): Promise<void> {
-    const next = withStep(this.entry(job), command.commandId, step, record, this.#options.keep);
+    const { keep } = this.#options;
+    const fingerprint = job.decoded?.fingerprint;
+    const next = withStep(this.entry(job), command.commandId, step, record, keep, fingerprint);
     const encoded = events.map((event) => this.#encode(event, command, job));
     const written = this.#write(job, next, encoded, lease);
     if (record.state === 'started') return written;
@@ -94,9 +115,10 @@ export class CommandPublisher {
   }
 
   /**
-   * The command's terminal event, and its end in the ledger: a `final` ending spends the
-   * commandId; any other is remembered by the record's position, so that only a replay of this
-   * very record is skipped (src/ledger/entry.ts).
+   * The command's terminal event, naming the record it ends (its `source`, and in its ce_id), and
+   * its end in the ledger: a `final` ending spends the commandId (kept with the command's
+   * fingerprint); any other is remembered by the record's position, so that only a replay of
+   * this very record is skipped (src/ledger/entry.ts).
    * @throws EventInvalid, before writing anything, when the event breaks its schema.
    */
   async end(
@@ -106,14 +128,19 @@ export class CommandPublisher {
     lease: WriteGate,
     final: boolean,
   ): Promise<void> {
-    const encoded = this.#encode(event, command, job);
+    const source = producedAt(job.record);
+    const ending = { ...event, data: { ...event.data, source } } as PendingEvent;
+    const encoded = this.#encode(ending, command, job, source);
     const contractId = (event.data as { contractId?: unknown }).contractId;
+    const fingerprint = job.decoded?.fingerprint;
     const next = withCommandEnded(
       this.entry(job),
       command.commandId,
       this.#options.keep,
       typeof contractId === 'string' ? contractId : undefined,
-      final ? FINAL : { final: false, token: endedToken(job.record) },
+      final
+        ? { final: true, fingerprint }
+        : { final: false, token: endedToken(job.record), fingerprint },
     );
     await this.#write(job, next, [encoded], lease);
   }
@@ -139,10 +166,16 @@ export class CommandPublisher {
     });
   }
 
-  /** Whether the command ended: its commandId spent, or this very record ended before. */
-  hasEnded(job: CommandSource, commandId: string): boolean {
+  /** See PriorRun. A use recorded before fingerprints were kept is taken for the same content. */
+  priorRun(job: CommandSource, commandId: string, fingerprint: string): PriorRun {
     const entry = this.entry(job);
-    return isDone(entry, commandId) || isDone(entry, endedToken(job.record));
+    if (isDone(entry, endedToken(job.record))) return { kind: 'duplicate' };
+    const first = priorUse(entry, commandId);
+    if (first === undefined) return { kind: 'run', known: false };
+    if (first.fingerprint !== undefined && first.fingerprint !== fingerprint) {
+      return { kind: 'reused', first: { ...first, fingerprint: first.fingerprint } };
+    }
+    return first.state === 'ended-final' ? { kind: 'duplicate' } : { kind: 'run', known: true };
   }
 
   /** Whether this very record was already rejected (a replay after a crash). */
@@ -157,7 +190,7 @@ export class CommandPublisher {
   async reject(
     job: CommandSource,
     rejection: {
-      error: CommandInvalid | CommandLimitExceeded | CommandCrashLoop;
+      error: RecordRefused;
       commandId?: string | undefined;
       bizId?: string | undefined;
     },
@@ -175,6 +208,7 @@ export class CommandPublisher {
       source: this.#options.source,
       bizId: subject === undefined ? undefined : excerpt(subject, ID_EXCERPT_MAX_CHARS),
       commandId: excerpt(commandId ?? `${topic}/${partition}/${offset}`, ID_EXCERPT_MAX_CHARS),
+      ended: source,
       traceContext: job.observation?.headers ?? {},
     });
     const { deadLetter: limits, topics } = this.#options;
@@ -204,12 +238,18 @@ export class CommandPublisher {
     return outbox.write([ledger.write(partition, job.key, next), ...others]);
   }
 
-  #encode(event: PendingEvent, command: Command, job: CommandSource): OutboundRecord {
+  #encode(
+    event: PendingEvent,
+    command: Command,
+    job: CommandSource,
+    ended?: RecordSource,
+  ): OutboundRecord {
     return encodeEvent(event, {
       topic: this.#options.topics.events,
       source: this.#options.source,
       bizId: command.bizId,
       commandId: command.commandId,
+      ended,
       traceContext: job.observation?.headers ?? {},
     });
   }

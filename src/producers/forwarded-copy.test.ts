@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { InboundRecord } from '../kafka/index.js';
-import { FORWARDED_FROM_HEADER, forwardedCopy, producedAt } from './forwarded-copy.js';
+import {
+  FORWARDED_FROM_HEADER,
+  FORWARDED_TIME_HEADER,
+  forwardedCopy,
+  producedAt,
+  producedTime,
+} from './forwarded-copy.js';
 
 const record = (headers: InboundRecord['headers'] = {}): InboundRecord => ({
   topic: 'cmds',
@@ -13,15 +19,27 @@ const record = (headers: InboundRecord['headers'] = {}): InboundRecord => ({
 });
 
 describe('forwarded copies', () => {
-  it('copies key, value and headers untouched to the partition, naming where the record was found', () => {
+  it('copies key, value and headers untouched to the partition, naming where and when the record was written', () => {
     const copy = forwardedCopy(record({ trace: 'abc' }), 2);
     expect(copy).toEqual({
       topic: 'cmds',
       partition: 2,
       key: Buffer.from('biz-1'),
       value: Buffer.from('{}'),
-      headers: { trace: 'abc', [FORWARDED_FROM_HEADER]: 'cmds/5/17' },
+      headers: { trace: 'abc', [FORWARDED_FROM_HEADER]: 'cmds/5/17', [FORWARDED_TIME_HEADER]: '0' },
     });
+  });
+
+  it('a forwarded copy was written when its original was; a header makes a record older, never younger', () => {
+    const at = (timestamp: string, headers: InboundRecord['headers'] = {}) => ({
+      ...record(headers),
+      timestamp,
+    });
+    expect(producedTime(at('5000'))).toBe(5000);
+    expect(producedTime(at('5000', { [FORWARDED_TIME_HEADER]: '1000' }))).toBe(1000);
+    expect(producedTime(at('5000', { [FORWARDED_TIME_HEADER]: '9000' }))).toBe(5000);
+    expect(producedTime(at('5000', { [FORWARDED_TIME_HEADER]: '' }))).toBe(5000);
+    expect(producedTime(at('-1'))).toBeUndefined();
   });
 
   it('a record that was not forwarded was produced where it is', () => {

@@ -10,6 +10,11 @@ import { headerText } from '../kafka/index.js';
 
 /** `<topic>/<partition>/<offset>` of the record the copy was made from. */
 export const FORWARDED_FROM_HEADER = 'sb-forwarded-from';
+/**
+ * The timestamp (ms) of the record the copy was made from: the copy gets a time of its own, and
+ * a record's age (for its expiry) is its producer's.
+ */
+export const FORWARDED_TIME_HEADER = 'sb-forwarded-time';
 
 export function forwardedCopy(record: InboundRecord, partition: number): OutboundRecord {
   return {
@@ -20,6 +25,7 @@ export function forwardedCopy(record: InboundRecord, partition: number): Outboun
     headers: {
       ...record.headers,
       [FORWARDED_FROM_HEADER]: `${record.topic}/${record.partition}/${record.offset}`,
+      [FORWARDED_TIME_HEADER]: record.timestamp,
     },
   };
 }
@@ -35,4 +41,16 @@ export function producedAt(record: InboundRecord): RecordSource {
   const match = from === undefined ? null : /^(.+)\/(\d{1,10})\/(\d{1,20})$/.exec(from);
   if (match?.[1] !== record.topic) return own;
   return { topic: record.topic, partition: Number(match[2]), offset: match[3] as string };
+}
+
+/**
+ * When the record's producer wrote it (ms): its own timestamp, or the one a forwarded copy
+ * names when older (a header can make a record older, never younger). Undefined when the
+ * record has none (a timestamp of -1 from an old message format).
+ */
+export function producedTime(record: InboundRecord): number | undefined {
+  const times = [record.timestamp, headerText(record.headers, FORWARDED_TIME_HEADER)]
+    .filter((text): text is string => text !== undefined && /^\d{1,16}$/.test(text))
+    .map(Number);
+  return times.length === 0 ? undefined : Math.min(...times);
 }

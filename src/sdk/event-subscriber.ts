@@ -8,7 +8,7 @@ import { type TopicNames, topicNames } from '../schemas/messages/index.js';
 import { type DeadLetter, decodeDeadLetter } from './dead-letters.js';
 import { type BridgeEvent, decodeEvent } from './events.js';
 import { type KafkaTarget, kafkaToolsFor } from './kafka-target.js';
-import { OutcomeBook, type WaitOptions } from './outcomes.js';
+import { OutcomeBook, type OutcomeOf, type WaitOptions } from './outcomes.js';
 
 type Handler<T> = (value: T) => void | Promise<void>;
 
@@ -68,12 +68,16 @@ export class EventSubscriber {
   }
 
   /**
-   * The command's terminal event: already seen (among the last 10,000) or the next to come.
+   * The command's terminal event: already seen (among the last 10,000 commands) or the next to
+   * come. A command is its bizId and commandId (a commandId is unique within its bizId only);
+   * given the record's position too (pass what `CommandProducer.send` returned), the wait is
+   * for the ending of that send: the same command sent again after an ending that was not final
+   * ends again, and only a final ending answers every send of it.
    * @throws OutcomeWaitTimedOut after `timeoutMs` (default 60 s)
    * @throws SubscriberUnavailable once stopped, or beyond 10,000 waits at once
    */
-  waitForOutcome(commandId: string, options?: WaitOptions): Promise<BridgeEvent> {
-    return this.#outcomes.wait(commandId, options);
+  waitForOutcome(command: OutcomeOf, options?: WaitOptions): Promise<BridgeEvent> {
+    return this.#outcomes.wait(command, options);
   }
 
   stop(): Promise<void> {

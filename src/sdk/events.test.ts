@@ -46,7 +46,7 @@ describe('decodeEvent', () => {
     const event = decodeEvent(asRead(encodeEvent(reminded, address, now)));
     expect(event).toEqual({
       type: 'signingbridge.reminder.sent',
-      id: 'cmd-1/remind',
+      id: 'biz-1/cmd-1/remind',
       source: 'signing-bridge',
       subject: 'biz-1',
       time: '2026-01-02T03:04:05.678Z',

@@ -30,7 +30,10 @@ export interface KafkaRecord {
 
 export interface BridgeEventOf<T extends EventType> {
   readonly type: T;
-  /** ce_id: `<commandId>/<step>`, the same each time a step is published. */
+  /**
+   * ce_id: `<bizId>/<commandId>/<step>` (and `@<topic>/<partition>/<offset>` of the command
+   * record, on the event that ends a command), the same each time a step is published.
+   */
   readonly id: string;
   readonly source: string;
   /** ce_subject: the bizId (absent for a rejected record without a readable one). */

@@ -41,4 +41,9 @@ export {
 export { EventSubscriber, type EventSubscriberOptions } from './event-subscriber.js';
 export { type BridgeEvent, type BridgeEventOf, decodeEvent, type KafkaRecord } from './events.js';
 export type { BrokerSettings, KafkaTarget } from './kafka-target.js';
-export { OUTCOME_LIMITS, type OutcomeLimits, type WaitOptions } from './outcomes.js';
+export {
+  OUTCOME_LIMITS,
+  type OutcomeLimits,
+  type OutcomeOf,
+  type WaitOptions,
+} from './outcomes.js';

@@ -52,7 +52,9 @@ describe('CommandProducer', () => {
 
 describe('BridgeEvent', () => {
   it('narrows its data by its type', () => {
-    expectTypeOf(subscriber.waitForOutcome('c')).resolves.toEqualTypeOf<BridgeEvent>();
+    expectTypeOf(
+      subscriber.waitForOutcome({ bizId: 'b', commandId: 'c' }),
+    ).resolves.toEqualTypeOf<BridgeEvent>();
     const event = {} as BridgeEvent;
     if (event.type === 'signingbridge.command.failed') {
       expectTypeOf(event.data.error.code).toEqualTypeOf<string>();

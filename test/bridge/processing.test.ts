@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import type { Command } from '../../src/schemas/messages/index.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
 import {
   CommandSender,
@@ -150,6 +151,69 @@ describe('replays', () => {
     const drafts = await sim.admin.calls({ operation: 'createDraft', bizId });
     // The replays made no call; the second create-contract (a new commandId) was refused 1112.
     expect(drafts.filter((c) => c.ok)).toHaveLength(1);
+  });
+});
+
+describe('what a commandId names', () => {
+  const remind = (bizId: string, commandId: string, payload: Record<string, unknown>) => ({
+    type: 'remind' as const,
+    command: { commandId, bizId, payload } as Command<'remind'>,
+  });
+
+  it('when a commandId is sent again with another payload, then that one is rejected naming the first use, dead-lettered, and makes no call', async () => {
+    const bizId = unique('reused');
+    const create = await commands.createContract(bizId);
+    await sender.send([create]);
+    await collector.waitForTerminalEvent(create.command.commandId);
+    const commandId = unique('remind');
+    await sender.send([remind(bizId, commandId, {})]);
+    await collector.waitForTerminalEvent(commandId);
+    await sender.send([remind(bizId, commandId, { onlySigning: true })]);
+    await waitUntil(() => collector.terminalEventsOf(commandId).length === 2, {
+      what: 'the reuse rejected',
+    });
+    const [, second] = collector.terminalEventsOf(commandId);
+    expect(second?.event.type).toBe('signingbridge.command.rejected');
+    expect(second?.data).toMatchObject({
+      error: { code: 'SB_ERR_COMMAND_ID_REUSED' },
+      source: { topic: topics.commands.remind },
+    });
+    await waitUntil(() => collector.deadLetters.some((d) => d.key === bizId), {
+      what: 'its dead-letter copy',
+    });
+    expect(collector.deadLetters.find((d) => d.key === bizId)?.headers).toMatchObject({
+      'dlq-error-code': 'SB_ERR_COMMAND_ID_REUSED',
+    });
+    expect(await sim.admin.calls({ operation: 'remindSignatories', bizId })).toHaveLength(1);
+  });
+
+  it('when two bizIds use one commandId, then each runs and their events have different ce_ids', async () => {
+    const bizIds = [unique('daily'), unique('daily')];
+    const creates = await Promise.all(bizIds.map((bizId) => commands.createContract(bizId)));
+    await sender.send(creates);
+    for (const create of creates) await collector.waitForTerminalEvent(create.command.commandId);
+    const commandId = unique('daily');
+    await sender.send(bizIds.map((bizId) => remind(bizId, commandId, {})));
+    await waitUntil(() => collector.terminalEventsOf(commandId).length === 2, {
+      what: 'both reminders ended',
+    });
+    const ended = collector.terminalEventsOf(commandId);
+    expect(new Set(ended.map((e) => e.key))).toEqual(new Set(bizIds));
+    expect(new Set(ended.map((e) => e.event.id)).size).toBe(2);
+  });
+
+  it('when a record key is not UTF-8, then it is rejected as such and its bytes are never read as another bizId', async () => {
+    const bizId = unique('latin1');
+    const key = Buffer.concat([Buffer.from(bizId), Buffer.from([0xff])]);
+    const commandId = unique('not-utf8');
+    const value = JSON.stringify({ commandId, bizId: `${bizId}\uFFFD`, payload: {} });
+    await sender.sendRaw(topics.commands.remind, key, value);
+    const rejected = await collector.waitForTerminalEvent(commandId);
+    // Keyed by an excerpt of the key's bytes with their hash, never by the bizId the value claims.
+    expect(rejected.key).not.toBe(`${bizId}\uFFFD`);
+    expect(rejected.data).toMatchObject({
+      error: { code: 'SB_ERR_COMMAND_ENCODING_INVALID' },
+    });
   });
 });
 

@@ -33,7 +33,11 @@ describe('the operator commands (CLI)', () => {
   it('when arguments are wrong, then it says what and where and exits 2, before any connection', async () => {
     const env = { KAFKA_BROKERS: '127.0.0.1:1' };
     const runs = [
-      [cli(['topics', 'delete'], env), '<action>: give create or check'],
+      [cli(['topics', 'delete'], env), '<action>: give create, check or grow'],
+      [
+        cli(['topics', 'grow', '--partitions', 'many'], env),
+        '--partitions: give the partition count',
+      ],
       [
         cli(['tail', '--type', 'contract.signed'], env),
         '--type: "contract.signed" is not an event type',

@@ -58,10 +58,11 @@ describe('each command type, end to end', () => {
     const ended = await e2e.ended(commandId);
     const events = e2e.eventsOf(commandId);
     expect(events.map((e) => [e.event.type, e.event.id])).toEqual([
-      ['signingbridge.draft.created', `${commandId}/draft`],
-      ['signingbridge.document.added', `${commandId}/document:0`],
-      ['signingbridge.document.added', `${commandId}/document:1`],
-      ['signingbridge.contract.created', `${commandId}/created`],
+      ['signingbridge.draft.created', `${bizId}/${commandId}/draft`],
+      ['signingbridge.document.added', `${bizId}/${commandId}/document:0`],
+      ['signingbridge.document.added', `${bizId}/${commandId}/document:1`],
+      // The ending names the command record it ended.
+      ['signingbridge.contract.created', `${bizId}/${commandId}/created@${recordOf(ended)}`],
     ]);
     expect(events.every((e) => e.key === bizId && e.event.subject === bizId)).toBe(true);
     const record = await e2e.sim.admin.contract({ bizId });
@@ -232,3 +233,9 @@ describe('the failure event of each error family', () => {
     });
   });
 });
+
+/** `<topic>/<partition>/<offset>` of the command record an ending names. */
+function recordOf(ended: { data: Record<string, unknown> }): string {
+  const { topic, partition, offset } = ended.data.source as Record<string, unknown>;
+  return `${topic}/${partition}/${offset}`;
+}

@@ -108,8 +108,9 @@ describe('EventSubscriber', () => {
       { topics, onEvent: (e) => void seen.push(e) },
     );
     const bizId = uniqueBizId('outcome');
-    const { commandId } = await producer.send('create-contract', draft(bizId));
-    const outcome = await subscriber.waitForOutcome(commandId, { timeoutMs: 30_000 });
+    const sent = await producer.send('create-contract', draft(bizId));
+    const { commandId } = sent;
+    const outcome = await subscriber.waitForOutcome(sent, { timeoutMs: 30_000 });
     expect(outcome.type).toBe('signingbridge.contract.created');
     if (outcome.type === 'signingbridge.contract.created')
       expect(outcome.data.initiated).toBe(false);
@@ -118,9 +119,11 @@ describe('EventSubscriber', () => {
       ['signingbridge.contract.created', true],
     ]);
     // An outcome that already arrived is still found.
-    await expect(subscriber.waitForOutcome(commandId, { timeoutMs: 1 })).resolves.toBe(outcome);
+    await expect(subscriber.waitForOutcome(sent, { timeoutMs: 1 })).resolves.toBe(outcome);
     await subscriber.stop();
-    await expect(subscriber.waitForOutcome('another', { timeoutMs: 1_000 })).rejects.toMatchObject({
+    await expect(
+      subscriber.waitForOutcome({ bizId, commandId: 'another' }, { timeoutMs: 1_000 }),
+    ).rejects.toMatchObject({
       code: 'SB_ERR_SDK_SUBSCRIBER_UNAVAILABLE',
     });
   });
@@ -141,8 +144,8 @@ describe('EventSubscriber', () => {
     await sender.sendRaw(topics.events, bizId, '{"not":"an event"}');
     await sender.sendRaw(topics.commands.remind, bizId, '{not json');
     await sender.close();
-    const { commandId } = await producer.send('create-contract', draft(bizId));
-    await subscriber.waitForOutcome(commandId, { timeoutMs: 30_000 });
+    const sent = await producer.send('create-contract', draft(bizId));
+    await subscriber.waitForOutcome(sent, { timeoutMs: 30_000 });
     await subscriber.stop();
     expect(undecodable.map((e) => e.details.reason)).toEqual(['not-cloudevent']);
     expect(letters.map((l) => [l.original.key?.toString(), l.errorCode])).toEqual([
@@ -158,7 +161,7 @@ describe('EventSubscriber', () => {
       { topics, groupId, onEvent: (e) => void first.push(e) },
     );
     const one = await producer.send('create-contract', draft(uniqueBizId('group')));
-    await before.waitForOutcome(one.commandId, { timeoutMs: 30_000 });
+    await before.waitForOutcome(one, { timeoutMs: 30_000 });
     await before.stop();
 
     const two = await producer.send('create-contract', draft(uniqueBizId('group')));
@@ -167,7 +170,7 @@ describe('EventSubscriber', () => {
       { brokers },
       { topics, groupId, onEvent: (e) => void second.push(e) },
     );
-    await after.waitForOutcome(two.commandId, { timeoutMs: 30_000 });
+    await after.waitForOutcome(two, { timeoutMs: 30_000 });
     await after.stop();
     // The topics are shared with the other tests here, whose last events may still come: what
     // matters is that the second read neither repeats the first's nor misses what came after.

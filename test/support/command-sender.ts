@@ -31,16 +31,17 @@ export class CommandSender {
 
   async sendRaw(
     topic: string,
-    key: string | null,
+    key: string | Buffer | null,
     value: string | Buffer | null,
     headers?: RecordHeaders,
-  ): Promise<void> {
+  ): Promise<{ readonly partition: number; readonly offset: string } | undefined> {
     this.#raw ??= createKafkaConnection({
       brokers: this.#brokers,
       clientId: 'harness',
       log: testLogger('harness'),
     }).positionedProducer();
-    await (await this.#raw).send([{ topic, key, value, headers }]);
+    const [position] = await (await this.#raw).send([{ topic, key, value, headers }]);
+    return position;
   }
 
   async close(): Promise<void> {

@@ -25,8 +25,13 @@ import { CommandRunner } from './command-runner.js';
 const topics = topicNames('t.');
 const log = pino({ level: 'silent' });
 
-function remindRecord(partition: number, offset = '0'): InboundRecord {
-  const command = { commandId: 'c-1', bizId: 'biz-1', payload: { contractId: 'K1' } };
+function remindRecord(
+  partition: number,
+  offset = '0',
+  contractId = 'K1',
+  timestamp = String(Date.now()),
+): InboundRecord {
+  const command = { commandId: 'c-1', bizId: 'biz-1', payload: { contractId } };
   return {
     topic: topics.commands.remind,
     partition,
@@ -34,7 +39,7 @@ function remindRecord(partition: number, offset = '0'): InboundRecord {
     key: Buffer.from('biz-1'),
     value: Buffer.from(JSON.stringify(command)),
     headers: {},
-    timestamp: '0',
+    timestamp,
   };
 }
 
@@ -121,7 +126,8 @@ function runnerWithPendingHandler(sink?: Setup['sink']) {
   return { ...setup({ remind, sink }), handlerStarted, end: (o: Outcome) => end(o) };
 }
 
-const job = (offset = '0') => newJob(remindRecord(0, offset), task, 'remind', 1_024);
+const job = (offset = '0', contractId = 'K1') =>
+  newJob(remindRecord(0, offset, contractId), task, 'remind', 1_024);
 
 const reminderSent: PendingEvent = {
   type: 'signingbridge.reminder.sent',
@@ -324,6 +330,70 @@ describe('CommandRunner', () => {
     expect(commandFinished).toHaveBeenLastCalledWith(
       expect.objectContaining({ outcome: 'duplicate' }),
     );
+  });
+
+  it('when a commandId that ended is sent again with another payload, then it is rejected naming the first use, copied to the dead-letter topic, and nothing runs', async () => {
+    const remind = vi.fn(async () => ({ kind: 'completed', event: reminderSent }) as Outcome);
+    const { runner, sent, typeOf, events } = setup({ remind });
+    await runner.run(job('0'), () => {});
+    await runner.run(job('1', 'K2'), () => {});
+    expect(remind).toHaveBeenCalledOnce();
+    const rejected = events().find((r) => typeOf(r) === 'signingbridge.command.rejected');
+    expect(JSON.parse(String(rejected?.value))).toMatchObject({
+      commandId: 'c-1',
+      bizId: 'biz-1',
+      final: false,
+      error: { code: 'SB_ERR_COMMAND_ID_REUSED' },
+      source: { topic: topics.commands.remind, partition: 0, offset: '1' },
+    });
+    expect(String(rejected?.value)).toContain('ended with the platform');
+    expect(sent.filter((r) => r.topic === topics.deadLetter)).toHaveLength(1);
+    // The same payload again is still a duplicate: the first use keeps the commandId.
+    await runner.run(job('2'), () => {});
+    expect(remind).toHaveBeenCalledOnce();
+    expect(events().filter((r) => typeOf(r) === 'signingbridge.command.rejected')).toHaveLength(1);
+  });
+
+  it('when a commandId that ended without a final verdict is sent again with another payload, then it is rejected; with the same payload it runs again', async () => {
+    const remind = vi.fn(async () => outcomeOf('remind', unknown));
+    const { runner, events, typeOf } = setup({ remind });
+    await runner.run(job('0'), () => {});
+    await runner.run(job('1', 'K2'), () => {});
+    expect(remind).toHaveBeenCalledOnce();
+    const [rejected] = events().filter((r) => typeOf(r) === 'signingbridge.command.rejected');
+    expect(JSON.parse(String(rejected?.value))).toMatchObject({
+      error: { code: 'SB_ERR_COMMAND_ID_REUSED' },
+    });
+    expect(String(rejected?.value)).toContain('without a final verdict');
+    await runner.run(job('2'), () => {});
+    expect(remind).toHaveBeenCalledTimes(2);
+  });
+
+  it('when a record is older than its ledger vouches for, then it is rejected as expired, dead-lettered, and nothing runs', async () => {
+    const remind = vi.fn(async () => ({ kind: 'completed', event: reminderSent }) as Outcome);
+    const { runner, sent, events, typeOf } = setup({ remind });
+    const { ledgerReplayWindowMs } = defaultBridgeSettings();
+    const old = String(Date.now() - ledgerReplayWindowMs - 1);
+    await runner.run(newJob(remindRecord(0, '0', 'K1', old), task, 'remind', 1_024), () => {});
+    expect(remind).not.toHaveBeenCalled();
+    expect(events().map(typeOf)).toEqual(['signingbridge.command.rejected']);
+    expect(JSON.parse(String(events()[0]?.value))).toMatchObject({
+      commandId: 'c-1',
+      final: false,
+      error: { code: 'SB_ERR_COMMAND_EXPIRED' },
+    });
+    expect(sent.filter((r) => r.topic === topics.deadLetter)).toHaveLength(1);
+  });
+
+  it('when a record within the window is checked once, then its retries run even if it ages past it', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const remind = vi.fn(async () => transient);
+    const { runner } = setup({ remind });
+    const held = job();
+    await runner.run(held, () => {});
+    vi.setSystemTime(Date.now() + defaultBridgeSettings().ledgerReplayWindowMs);
+    await runner.run(held, () => {});
+    expect(remind).toHaveBeenCalledTimes(2);
   });
 
   it('when the wall clock jumps past the retry budget between two runs, then the command is not given up: its deadlines are monotonic', async () => {

@@ -21,6 +21,7 @@ import { decide } from '../retry-decision.js';
 import type { BridgeObserver, BridgeSettings } from '../settings.js';
 import { Endings } from './endings.js';
 import { type HandlerRunOptions, recordVerdict, runHandler } from './handler-run.js';
+import { expiry, reusedId } from './record-gates.js';
 
 // How soon a command held back by an open circuit looks again, at the least.
 const BREAKER_RECHECK_MS = 250;
@@ -103,9 +104,15 @@ export class CommandRunner {
     job.observation ??= observer.commandStarted?.({ type: job.type, record: job.record });
     job.decoded ??= decodeCommand(job.record, job.type, settings.limits);
     if (!job.decoded.ok) return this.#endings.reject(job, job.decoded);
-    const { command } = job.decoded;
-    if (this.#options.publisher.hasEnded(job, command.commandId)) {
-      return this.#endings.finished(job, 'duplicate');
+    const { command, fingerprint } = job.decoded;
+    const prior = this.#options.publisher.priorRun(job, command.commandId, fingerprint);
+    if (prior.kind === 'duplicate') return this.#endings.finished(job, 'duplicate');
+    if (prior.kind === 'reused')
+      return this.#endings.reject(job, reusedId(job, command, prior.first));
+    if (!prior.known && !job.vouched) {
+      const expired = expiry(job, settings.ledgerReplayWindowMs, Date.now());
+      if (expired) return this.#endings.reject(job, expired);
+      job.vouched = true;
     }
     if (!breaker.canPass()) {
       const wait = Math.max(breaker.remainingOpenMs(), BREAKER_RECHECK_MS);

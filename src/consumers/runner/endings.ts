@@ -24,7 +24,7 @@ import type { RunVerdict } from '../key-scheduler.js';
 import type { Decision } from '../retry-decision.js';
 import type { BridgeObserver, CommandEnding } from '../settings.js';
 
-type Rejection = Exclude<Job['decoded'], { ok: true } | undefined>;
+export type Rejection = Exclude<Job['decoded'], { ok: true } | undefined>;
 
 export interface EndingsOptions {
   readonly publisher: CommandPublisher;

@@ -33,11 +33,26 @@ export type CommandType = z.infer<typeof CommandType>;
 export const PERSONAL_DATA_NOTE =
   'Carries no personal data: no names of individuals, contact values, identity or bank numbers.';
 
+/** Where a command record is: a terminal event names the record it ended. */
+export const RecordPosition = z.object({
+  topic: z.string(),
+  partition: z.number().int(),
+  offset: z.string(),
+});
+export type RecordPosition = z.infer<typeof RecordPosition>;
+
 const eventBase = {
-  commandId: z.string().describe('The command this event is about (its idempotency key).'),
+  commandId: z
+    .string()
+    .describe(
+      'The command this event is about: its idempotency key, unique within its bizId (the same commandId of another bizId is another command).',
+    ),
   bizId: z.string().describe("The contract's business id: the record key and ce_subject."),
   commandType: CommandType.describe('The type of that command.'),
   contractId: z.string().optional().describe("The platform's contract id, once known."),
+  source: RecordPosition.optional().describe(
+    'On the event that ends a command: the command record it ended, where its producer wrote it (the position CommandProducer.send returns; a forwarded copy names its original). The same commandId sent again after an ending that is not final ends again, from another record. Since 0.3.0.',
+  ),
 };
 
 /** A failure, as subscribers see it: our stable code or the platform's, and what to do. */
@@ -179,9 +194,9 @@ export const CommandRejected = z.object({
   commandType: CommandType.describe('The type of command its topic carries.'),
   final,
   error: ErrorInfo,
-  source: z
-    .object({ topic: z.string(), partition: z.number().int(), offset: z.string() })
-    .describe('Where the record is: its copy in the dead-letter topic says the same.'),
+  source: RecordPosition.describe(
+    'Where the record is: its copy in the dead-letter topic says the same.',
+  ),
 });
 const failedStep = z.string().describe('The step that failed (draft, document:0, initiate, ...).');
 /**
@@ -287,7 +302,22 @@ export function isTerminal(type: EventType, commandType: CommandType): boolean {
   return terminal === true || terminal === commandType;
 }
 
-/** CloudEvents `id`, the same for every publication of one step of one command. */
-export function eventId(commandId: string, step: string): string {
-  return `${commandId}/${step}`;
+/**
+ * CloudEvents `id`, the same for every publication of one step of one command:
+ * `<bizId>/<commandId>/<step>`, and for the event that ends a command `@<topic>/<partition>/<offset>`
+ * of the record it ended (a command sent again after an ending that is not final ends again).
+ * A commandId is unique within its bizId only, so the bizId is part of it; '%' and '/' in either
+ * id are escaped (%25, %2F), so that no two pairs of ids give one id.
+ */
+export function eventId(
+  ids: { readonly bizId: string | undefined; readonly commandId: string },
+  step: string,
+  ended?: RecordPosition,
+): string {
+  const base = `${escapeId(ids.bizId ?? '')}/${escapeId(ids.commandId)}/${step}`;
+  return ended ? `${base}@${ended.topic}/${ended.partition}/${ended.offset}` : base;
+}
+
+function escapeId(id: string): string {
+  return id.replaceAll('%', '%25').replaceAll('/', '%2F');
 }

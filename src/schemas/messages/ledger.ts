@@ -25,6 +25,11 @@ export const OpenCommand = z
      * kept so that the same commandId sent again resumes where it stopped.
      */
     ended: z.literal(true).optional(),
+    /**
+     * The fingerprint of the command's content (type, tenantName, payload): the same commandId
+     * with another content is refused (src/ledger/fingerprint.ts).
+     */
+    fingerprint: z.string().optional(),
   })
   .readonly();
 export type OpenCommand = z.infer<typeof OpenCommand>;
@@ -32,7 +37,11 @@ export type OpenCommand = z.infer<typeof OpenCommand>;
 export const LedgerEntry = z
   .object({
     contractId: z.string().optional(),
-    /** CommandIds whose terminal event was published, oldest first. */
+    /**
+     * Commands that ended, oldest first: `<commandId> <fingerprint>` for a final ending (the
+     * commandId spent; a bare commandId was written before fingerprints were kept),
+     * `ended@<topic>/<offset>` and `rejected@<topic>/<offset>` for a record that ended otherwise.
+     */
     done: z.array(z.string()).readonly(),
     /**
      * Commands that recorded steps and have not ended, least recently recorded first (an array,

@@ -1,0 +1,48 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { canonicalJson, commandFingerprint } from './fingerprint.js';
+
+/** The same value with its object keys in another order, at every level. */
+function reordered(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(reordered);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([key, member]) => [key, reordered(member)]),
+  );
+}
+
+describe('commandFingerprint', () => {
+  it('is the same for one content whatever the order of its keys, and bounded in size', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.jsonValue(), (type, content) => {
+        const fingerprint = commandFingerprint(type, content);
+        expect(commandFingerprint(type, reordered(content))).toBe(fingerprint);
+        expect(fingerprint).toMatch(/^[A-Za-z0-9_-]{12}$/);
+      }),
+    );
+  });
+
+  it('differs for two different contents, or one content under two command types', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => {
+        fc.pre(canonicalJson(a) !== canonicalJson(b));
+        expect(commandFingerprint('approve', a)).not.toBe(commandFingerprint('approve', b));
+      }),
+    );
+    const approval = { commandId: 'X', bizId: 'b', payload: { pass: true } };
+    expect(commandFingerprint('approve', approval)).not.toBe(
+      commandFingerprint('approve', { ...approval, payload: { pass: false } }),
+    );
+    expect(commandFingerprint('approve', approval)).not.toBe(
+      commandFingerprint('remind', approval),
+    );
+  });
+
+  it('leaves out undefined members, as JSON does', () => {
+    expect(canonicalJson({ b: 1, a: undefined, c: [1, { y: 2, x: null }] })).toBe(
+      '{"b":1,"c":[1,{"x":null,"y":2}]}',
+    );
+  });
+});

@@ -1,0 +1,29 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { eventId } from './events.js';
+
+const ids = fc.record({ bizId: fc.string(), commandId: fc.string() });
+const step = fc.constantFrom('draft', 'remind', 'failed', 'rejected');
+
+describe('eventId (ce_id)', () => {
+  it('when two commands differ in bizId or commandId, then their ids differ, whatever the characters in them', () => {
+    fc.assert(
+      fc.property(ids, ids, step, (a, b, s) => {
+        fc.pre(a.bizId !== b.bizId || a.commandId !== b.commandId);
+        expect(eventId(a, s)).not.toBe(eventId(b, s));
+      }),
+    );
+  });
+
+  it('when one commandId is used by two bizIds, then each has its own id; the ending names its record', () => {
+    expect(eventId({ bizId: 'b-1', commandId: 'daily' }, 'remind')).toBe('b-1/daily/remind');
+    expect(eventId({ bizId: 'b-2', commandId: 'daily' }, 'remind')).toBe('b-2/daily/remind');
+    expect(eventId({ bizId: 'a/b', commandId: 'c' }, 's')).not.toBe(
+      eventId({ bizId: 'a', commandId: 'b/c' }, 's'),
+    );
+    const record = { topic: 'commands.remind', partition: 3, offset: '41' };
+    expect(eventId({ bizId: 'b', commandId: 'c' }, 'failed', record)).toBe(
+      'b/c/failed@commands.remind/3/41',
+    );
+  });
+});

@@ -1,0 +1,127 @@
+/**
+ * A new consumer group (a new KAFKA_GROUP_ID, a deleted group, offsets expired) reads the command
+ * topics from the beginning, where records may be older than the ledger remembers. Here a first
+ * group runs create-contracts written two hours ago; their ledger entries are then deleted as the
+ * sweep deletes expired ones (its tombstones); a second group, with a one-hour replay window,
+ * reads the same records: none reaches the platform a second time. A fresh record runs.
+ */
+import { randomUUID } from 'node:crypto';
+import { Partitioners, type Producer } from 'kafkajs';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { entryTombstone } from '../../src/ledger/index.js';
+import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
+import {
+  commands,
+  createTopics,
+  EventCollector,
+  startBridge,
+  TEST_PARTITIONS,
+  uniqueTopics,
+} from '../support/bridge-harness.js';
+import { harnessKafkaClient } from '../support/harness-kafka-client.js';
+import { murmur2Partition } from '../support/partitions.js';
+import { waitUntil } from '../support/wait.js';
+
+const brokers = inject('kafkaBrokers').split(',');
+const topics = uniqueTopics();
+const HOUR = 3_600_000;
+let sim: RunningSimulator;
+let collector: EventCollector;
+let producer: Producer;
+
+beforeAll(async () => {
+  sim = await startSimulator({ log: false });
+  await createTopics(brokers, topics);
+  collector = await EventCollector.start(brokers, topics);
+  producer = harnessKafkaClient(brokers).producer({
+    createPartitioner: Partitioners.DefaultPartitioner,
+    allowAutoTopicCreation: false,
+  });
+  await producer.connect();
+});
+
+afterAll(async () => {
+  await producer?.disconnect();
+  await collector?.stop();
+  await sim?.stop();
+});
+
+const unique = (name: string) => `${name}-${randomUUID().slice(0, 8)}`;
+
+async function produce(command: { bizId: string }, timestamp?: string) {
+  await producer.send({
+    topic: topics.commands['create-contract'],
+    messages: [{ key: command.bizId, value: JSON.stringify(command), timestamp }],
+  });
+}
+
+describe('records older than the ledger vouches for', () => {
+  it('when a second group reads create-contracts whose ledger entries expired, then each is rejected as expired with a dead-letter copy and no second platform call; a fresh one runs', async () => {
+    const old = await Promise.all([1, 2, 3].map(() => commands.createContract(unique('stale'))));
+    const oldIds = old.map((c) => c.command.commandId);
+    const twoHoursAgo = String(Date.now() - 2 * HOUR);
+    for (const { command } of old) await produce(command, twoHoursAgo);
+
+    // The first group, its window a day: they run once.
+    const first = await startBridge({
+      brokers,
+      topics,
+      simulatorUrl: sim.url,
+      settings: { ledgerReplayWindowMs: 24 * HOUR },
+    });
+    await collector.waitForTerminalEvents(oldIds);
+    await first.stop();
+    // Their entries expire, as the sweep deletes them: a tombstone each.
+    await producer.send({
+      topic: topics.ledger,
+      messages: old.map(({ command: { bizId } }) => {
+        const partition = murmur2Partition(bizId, TEST_PARTITIONS);
+        const { key } = entryTombstone(topics.ledger, partition, bizId);
+        return { key: String(key), value: null, partition };
+      }),
+    });
+    const fresh = await commands.createContract(unique('fresh'));
+    await produce(fresh.command);
+
+    // A second group (startBridge gives each its own), its window an hour, reads them all again.
+    const second = await startBridge({
+      brokers,
+      topics,
+      simulatorUrl: sim.url,
+      settings: { ledgerReplayWindowMs: HOUR },
+    });
+    try {
+      await collector.waitForTerminalEvent(fresh.command.commandId);
+      await waitUntil(() => oldIds.map((id) => collector.terminalEventsOf(id).length), {
+        what: 'a second ending of each old record',
+        until: (counts) => counts.every((count) => count === 2),
+      });
+    } finally {
+      await second.stop();
+    }
+
+    for (const commandId of oldIds) {
+      const [ran, refused] = collector.terminalEventsOf(commandId);
+      expect(ran?.event.type).toBe('signingbridge.contract.created');
+      expect(refused?.data).toMatchObject({
+        final: false,
+        error: { code: 'SB_ERR_COMMAND_EXPIRED', retryable: false },
+        source: { topic: topics.commands['create-contract'] },
+      });
+    }
+    const oldBizIds = new Set(old.map((c) => c.command.bizId));
+    const letters = await waitUntil(
+      () => collector.deadLetters.filter((d) => d.key !== undefined && oldBizIds.has(d.key)),
+      { what: 'three dead-letter copies', until: (found) => found.length === 3 },
+    );
+    expect(letters.map((d) => d.headers['dlq-error-code'])).toEqual(
+      Array(3).fill('SB_ERR_COMMAND_EXPIRED'),
+    );
+    // One draft each, the first group's: the second group called nothing for them.
+    const drafts = await sim.admin.calls({ operation: 'createDraft' });
+    for (const bizId of oldBizIds) {
+      expect(drafts.filter((call) => call.bizId === bizId)).toHaveLength(1);
+    }
+    expect(drafts.filter((call) => call.bizId === fresh.command.bizId)).toHaveLength(1);
+  });
+});
