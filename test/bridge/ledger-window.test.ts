@@ -1,5 +1,5 @@
 /**
- * The ledger's replay window on the real broker, with a window of two seconds: a replay within
+ * The ledger's replay window on the real broker, with a window of six seconds: a replay within
  * it is skipped, a replay after its entry expired runs again, and that stays so across a
  * restart; an open create-contract saga whose entry is older than the window still resumes
  * after a restart without a second draft.
@@ -20,7 +20,10 @@ import {
 import { harnessKafkaClient } from '../support/harness-kafka-client.js';
 import { waitUntil } from '../support/wait.js';
 
-const WINDOW_MS = 2_000;
+// Short, so that entries expire within the test; long enough that a command sent now runs well
+// before its record is older than the window vouches for (refused as expired, record-gates.ts),
+// on a busy machine too.
+const WINDOW_MS = 6_000;
 const brokers = inject('kafkaBrokers').split(',');
 const topics = uniqueTopics();
 const groupId = `ledger-window-${randomUUID().slice(0, 8)}`;
