@@ -106,6 +106,7 @@ describe('Ledger under a memory bound', () => {
     expect(ledger.vouchedSince(0, T0 - 3_600_000)).toBe(T0 + 2_000);
     expect(ledger.vouchedSince(0, T0 + 60_000)).toBe(T0 + 60_000);
     expect(ledger.vouchedSince(1, T0)).toBe(T0);
+    expect(ledger.vouchedSince(0, 0, 300_000)).toBe(T0 + 302_000);
     const now = T0 + 10_000;
     expect(ledger.windows(now, 3_600_000)).toEqual(new Map([[0, 8_000]]));
     expect(ledger.windows(now, 5_000)).toEqual(new Map([[0, 5_000]]));

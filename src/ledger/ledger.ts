@@ -94,12 +94,15 @@ export class Ledger {
 
   /**
    * The oldest record time the partition's ledger vouches for: the replay window's start, or
-   * later once entries left for the memory bound (the newest write time of those that left).
+   * later once entries left for the memory bound (the newest write time of those that left, and
+   * `skewMs` for clocks).
    */
-  vouchedSince(partition: number, windowStartMs: number): number {
+  vouchedSince(partition: number, windowStartMs: number, skewMs = 0): number {
     const evicted = this.#partitions.get(partition)?.evictedUpToMs;
+    if (evicted === undefined) return windowStartMs;
     // Write times are kept to the second, floored: an entry that left may be up to 999 ms newer.
-    return evicted === undefined ? windowStartMs : Math.max(windowStartMs, evicted + 1_000);
+    // A producer's clock ahead of ours makes a record look younger: `skewMs` more is refused.
+    return Math.max(windowStartMs, evicted + 1_000 + skewMs);
   }
 
   /**

@@ -1,4 +1,4 @@
-export { sweepIntervalMs, vouchedSince } from './ledger-upkeep.js';
+export { marginMs, sweepIntervalMs, vouchedSince } from './ledger-upkeep.js';
 export * from './partition-machine.js';
 export { PartitionTask } from './partition-task.js';
 export { Partitions, type PartitionsOptions } from './partitions.js';

@@ -37,7 +37,7 @@ export function sweepIntervalMs(windowMs: number): number {
 }
 
 /** Clock skew and writes still in the outbox: the checkpoint stays this much before the window. */
-function marginMs(windowMs: number): number {
+export function marginMs(windowMs: number): number {
   return Math.min(5 * 60_000, Math.floor(windowMs / 4));
 }
 

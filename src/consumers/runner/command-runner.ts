@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import { OutboxClosed, PartitionReleased } from '../../errors.js';
 import type { Handlers } from '../../handlers/types.js';
 import type { Ledger } from '../../ledger/index.js';
-import { vouchedSince } from '../../partitions/index.js';
+import { marginMs, vouchedSince } from '../../partitions/index.js';
 import type { CommandPublisher } from '../../producers/index.js';
 import { spread } from '../../retry/backoff.js';
 import type { CircuitBreaker } from '../circuit-breaker.js';
@@ -114,9 +114,12 @@ export class CommandRunner {
     if (prior.kind === 'reused')
       return this.#endings.reject(job, reusedId(job, command, prior.first));
     if (!prior.known && !job.vouched) {
-      const windowStart = vouchedSince(Date.now(), settings.ledgerReplayWindowMs);
+      const windowMs = settings.ledgerReplayWindowMs;
+      const windowStart = vouchedSince(Date.now(), windowMs);
       const { partition } = job.record;
-      const since = this.#options.ledger?.vouchedSince(partition, windowStart) ?? windowStart;
+      const since =
+        this.#options.ledger?.vouchedSince(partition, windowStart, marginMs(windowMs)) ??
+        windowStart;
       const expired = expiry(job, since);
       if (expired) return this.#endings.reject(job, expired);
       job.vouched = true;
