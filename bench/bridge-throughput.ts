@@ -99,7 +99,7 @@ async function main(): Promise<void> {
   }
   if (options.scenarios.has('hotkey')) {
     progress(
-      `hotkey: ${options.hotkey.reminds} reminders, ${options.hotkey.documents} add-documents`,
+      `hotkey: ${options.hotkey.reminds} reminders, ${options.hotkey.documents} add-documents, ${options.hotkey.largeDocuments} large ones`,
     );
     const hotkey = await measureHotkey(run);
     const verdicts = hotkeyVerdicts(hotkey);

@@ -8,8 +8,8 @@ Scenarios, each selectable with --only (default: all, in this order):
               of a backlog under the platform's rate limit (bench/results/bridge.json)
   fairness    interactive create-contracts behind a batch of reminders, with priority classes
               and without (bench/results/fairness.json)
-  hotkey      one busy bizId (reminders; add-documents before their create-contract) and 20
-              others sent after it (bench/results/hotkey.json)
+  hotkey      one busy bizId (reminders; add-documents, small and ~500 KB, before their
+              create-contract), 20 others sent after it (bench/results/hotkey.json)
   group       bridge processes sharing one platform budget while one is killed and one added
               (bench/results/group.json)
   ledger      the bridge starting on ledgers of 100k, 1M and 10M bizIds of history, 100k of
@@ -47,6 +47,8 @@ Scenarios, each selectable with --only (default: all, in this order):
   --fairness-every-ms N  (default 2000)
   --hotkey-reminds N     reminders for one contract before 20 others (default 3000)
   --hotkey-documents N   add-documents sent before their create-contract (default 2000)
+  --hotkey-large-documents N
+                         the same with ~500 KB inline files (default 30)
   --group-commands N     backlog the group drains (default 20000)
   --group-bridges N      bridge processes at the start (default 3)
   --group-overbudget-seconds S  first, the same processes given three times the budget (each
@@ -97,7 +99,11 @@ export interface Options {
     readonly seconds: number;
     readonly everyMs: number;
   };
-  readonly hotkey: { readonly reminds: number; readonly documents: number };
+  readonly hotkey: {
+    readonly reminds: number;
+    readonly documents: number;
+    readonly largeDocuments: number;
+  };
   readonly group: {
     readonly commands: number;
     readonly bridges: number;
@@ -149,6 +155,7 @@ export function parseOptions(argv: string[]): Options | 'help' {
       'fairness-every-ms': { ...number, default: '2000' },
       'hotkey-reminds': { ...number, default: '3000' },
       'hotkey-documents': { ...number, default: '2000' },
+      'hotkey-large-documents': { ...number, default: '30' },
       'group-commands': { ...number, default: '20000' },
       'group-bridges': { ...number, default: '3' },
       'group-overbudget-seconds': { ...number, default: '60' },
@@ -198,6 +205,7 @@ export function parseOptions(argv: string[]): Options | 'help' {
     hotkey: {
       reminds: atLeast(1, 'hotkey-reminds', v['hotkey-reminds']),
       documents: atLeast(1, 'hotkey-documents', v['hotkey-documents']),
+      largeDocuments: atLeast(1, 'hotkey-large-documents', v['hotkey-large-documents']),
     },
     group: {
       commands: atLeast(1, 'group-commands', v['group-commands']),

@@ -35,6 +35,16 @@ afterEach(async () => {
 });
 afterAll(() => sim?.stop());
 
+/** Topics of the test's own (two partitions), a sender and a collector on them. */
+async function freshTopics() {
+  const topics = uniqueTopics();
+  await createTopics(brokers, topics, 2);
+  const sender = await CommandSender.connect(brokers, topics);
+  const collector = await EventCollector.start(brokers, topics);
+  running.push({ stop: () => sender.close() }, collector);
+  return { topics, sender, collector };
+}
+
 /** An observer noting, per bizId, the commands ended, and the keys held back and released. */
 function watching() {
   const ended = new Map<string, string[]>();
@@ -66,11 +76,7 @@ const HOT = 300;
 const OTHERS = 10;
 
 it('when one bizId has more reminders than the whole backlog, then the others sent after them end while it still has most queued, and all of its end once, in order', async () => {
-  const topics = uniqueTopics();
-  await createTopics(brokers, topics, 2);
-  const sender = await CommandSender.connect(brokers, topics);
-  const collector = await EventCollector.start(brokers, topics);
-  running.push({ stop: () => sender.close() }, collector);
+  const { topics, sender, collector } = await freshTopics();
   const [hot, ...others] = (await signingContracts(sim.url, 1 + OTHERS, 'hot')) as [
     string,
     ...string[],
@@ -128,11 +134,7 @@ it('when one bizId has more reminders than the whole backlog, then the others se
 }, 120_000);
 
 it('when add-documents of a contract come before its create-contract, more than the backlog holds, then the create-contract is fetched and runs, they all complete, and other contracts are not held meanwhile', async () => {
-  const topics = uniqueTopics();
-  await createTopics(brokers, topics, 2);
-  const sender = await CommandSender.connect(brokers, topics);
-  const collector = await EventCollector.start(brokers, topics);
-  running.push({ stop: () => sender.close() }, collector);
+  const { topics, sender, collector } = await freshTopics();
   const watch = watching();
   const bridge = await startBridge({
     brokers,
@@ -183,11 +185,7 @@ it('when add-documents of a contract come before its create-contract, more than 
 }, 150_000);
 
 it('when the bridge stops while a bizId is held back and another takes over, then every command of it ends once, in order, with one platform call each', async () => {
-  const topics = uniqueTopics();
-  await createTopics(brokers, topics, 2);
-  const sender = await CommandSender.connect(brokers, topics);
-  const collector = await EventCollector.start(brokers, topics);
-  running.push({ stop: () => sender.close() }, collector);
+  const { topics, sender, collector } = await freshTopics();
   const [hot, other] = (await signingContracts(sim.url, 2, 'handover')) as [string, string];
   const groupId = `hot-handover-${hot}`;
   const start = async (observer: BridgeObserver) => {
@@ -240,11 +238,7 @@ async function largePdf(bytes: number): Promise<string> {
 }
 
 it('when add-documents with ~500 KB inline files come before their create-contract, more bytes than the backlog holds, then the create-contract runs, they all complete, and other contracts are not held meanwhile', async () => {
-  const topics = uniqueTopics();
-  await createTopics(brokers, topics, 2);
-  const sender = await CommandSender.connect(brokers, topics);
-  const collector = await EventCollector.start(brokers, topics);
-  running.push({ stop: () => sender.close() }, collector);
+  const { topics, sender, collector } = await freshTopics();
   const watch = watching();
   const bridge = await startBridge({
     brokers,
