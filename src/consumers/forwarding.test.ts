@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { KafkaWriteFailed, PartitionReleased } from '../errors.js';
 import { type InboundRecord, keyPartition, type OutboundRecord } from '../kafka/index.js';
 import { PartitionTask } from '../partitions/index.js';
-import { Outbox } from '../producers/index.js';
+import { recordingOutbox } from '../producers/recording-outbox.js';
 import { Forwarding, forwardingKey, forwardTarget } from './forwarding.js';
 import { newJob } from './job.js';
 import { DEFAULT_RECORD_LIMITS } from './record-limits.js';
@@ -33,16 +33,7 @@ function record(bizId: string | null, offset = '5', value = '{}'): InboundRecord
 /** Forwarding from the active partition 0, over an outbox whose sends `sink` takes or refuses. */
 function forwardingFrom0(sink: (records: readonly OutboundRecord[]) => Promise<void>) {
   const sent: OutboundRecord[] = [];
-  const outbox = new Outbox({
-    sink: async (records) => {
-      await sink(records);
-      sent.push(...records);
-    },
-    lingerMs: 0,
-    maxRecords: 10,
-    maxBatchBytes: 1_000_000,
-    retry: { initialDelayMs: 1, maxDelayMs: 1, multiplier: 1 },
-  });
+  const outbox = recordingOutbox(sink, sent);
   const recordForwarded = vi.fn();
   const forwarding = new Forwarding({
     outbox,

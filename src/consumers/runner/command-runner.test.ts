@@ -13,7 +13,8 @@ import type { Handlers, Outcome, PendingEvent } from '../../handlers/types.js';
 import type { InboundRecord, OutboundRecord } from '../../kafka/index.js';
 import { EMPTY_ENTRY, Ledger, withCommandEnded, withStep } from '../../ledger/index.js';
 import { PartitionTask } from '../../partitions/index.js';
-import { CommandPublisher, Outbox } from '../../producers/index.js';
+import { CommandPublisher } from '../../producers/index.js';
+import { recordingOutbox } from '../../producers/recording-outbox.js';
 import { topicNames } from '../../schemas/messages/index.js';
 import { CircuitBreaker } from '../circuit-breaker.js';
 import { Forwarding } from '../forwarding.js';
@@ -70,16 +71,7 @@ function setup({
   const recordForwarded = vi.fn();
   const finish = vi.spyOn(task, 'finish');
   const breaker = new CircuitBreaker(defaultBridgeSettings().breaker);
-  const outbox = new Outbox({
-    sink: async (records) => {
-      await sink(records);
-      sent.push(...records);
-    },
-    lingerMs: 0,
-    maxRecords: 10,
-    maxBatchBytes: 1_000_000,
-    retry: { initialDelayMs: 1, maxDelayMs: 1, multiplier: 1 },
-  });
+  const outbox = recordingOutbox(sink, sent);
   const observer = { retryScheduled, commandFinished, recordForwarded };
   const runner = new CommandRunner({
     handlers: { remind } as unknown as Handlers,
