@@ -61,7 +61,16 @@ function brokerScenarios(brokers: () => string[]): void {
   async function createTopic(numPartitions: number): Promise<string> {
     const topic = uniqueName('local-kafka');
     const admin = await connected(kafka().admin());
-    await admin.createTopics({ topics: [{ topic, numPartitions }], waitForLeaders: true });
+    // kafkajs' own waitForLeaders gives up on UNKNOWN_TOPIC_OR_PARTITION, which a busy KRaft
+    // broker answers for a moment after the topic is created; wait for the leaders ourselves.
+    await admin.createTopics({ topics: [{ topic, numPartitions }] });
+    await waitUntil(() => admin.fetchTopicMetadata({ topics: [topic] }), {
+      what: `leaders for the ${numPartitions} partitions of ${topic}`,
+      until: ({ topics }) =>
+        topics[0]?.partitions.length === numPartitions &&
+        topics[0].partitions.every((partition) => partition.leader >= 0),
+      intervalMs: 200,
+    });
     return topic;
   }
 

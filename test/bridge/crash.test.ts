@@ -1,5 +1,5 @@
 /**
- * The bridge killed with SIGKILL in the middle of a few thousand commands, then started again:
+ * The bridge killed with SIGKILL in the middle of a thousand commands, then started again:
  * every command still ends in exactly one terminal event, and no bizId gets a second draft. In
  * both delivery modes.
  */
@@ -81,7 +81,7 @@ describe.each(['at-least-once', 'exactly-once'])('delivery mode %s', (mode) => {
         return bridge;
       };
 
-      const load = await workload({ bizIds: 1_000, extraDocuments: 1_500, commands });
+      const load = await workload({ bizIds: 400, extraDocuments: 600, commands });
       const first = await start();
       await sender.send(load.racing);
       await sender.send(load.creates);
