@@ -147,6 +147,7 @@ export function bridgeSettings(config: Config): BridgeSettings {
   return {
     groupId: config.KAFKA_GROUP_ID,
     maxInFlight: config.MAX_IN_FLIGHT,
+    eventLoopDelayTargetMs: config.EVENT_LOOP_DELAY_TARGET_MS,
     maxPending: config.MAX_PENDING,
     maxPendingBytes: config.MAX_PENDING_BYTES,
     classes: { of: config.COMMAND_CLASSES, weights: config.CLASS_WEIGHTS },

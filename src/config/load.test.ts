@@ -203,6 +203,7 @@ const VALID: Record<VariableName, fc.Arbitrary<string>> = (() => {
     SIGNING_CALL_TIMEOUT_MS: int(1, 3_600_000),
     SIGNING_MAX_RESPONSE_BYTES: int(1, 256 * 1_048_576),
     MAX_IN_FLIGHT: int(1, 10_000),
+    EVENT_LOOP_DELAY_TARGET_MS: fc.oneof(fc.constant('0'), int(11, 1_000)),
     MAX_PENDING: int(1, 100_000),
     // At least the largest record any limits below admit: that rule is the engine's.
     MAX_PENDING_BYTES: int(18 * 1_048_576, 1_000_000_000),

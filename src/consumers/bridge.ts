@@ -121,6 +121,7 @@ export class Bridge {
       void engine.partitions.commit();
       const { scheduler } = engine;
       observer?.load?.(scheduler.running, scheduler.pending, scheduler.byClass());
+      observer?.inFlightLimit?.(scheduler.inFlightLimit);
       observer?.ledgerSize?.(engine.ledger.size());
       const windowMs = settings.ledgerReplayWindowMs;
       const windows = engine.ledger.windows(Date.now(), windowMs);
@@ -129,6 +130,7 @@ export class Bridge {
       observer?.hotKeys?.(engine.intake.hotKeys());
     }, settings.commitIntervalMs);
     engine.lag.start();
+    engine.governor.start();
     this.#watchPartitions(engine, commandPartitions);
     this.#sweepTimer = setInterval(
       () => engine.partitions.upkeep(),
@@ -227,6 +229,7 @@ export class Bridge {
     clearInterval(this.#sweepTimer);
     this.#watch?.stop();
     this.#engine?.lag.stop();
+    this.#engine?.governor.stop();
     const { settings, log } = this.#options;
     const started = Date.now();
     const engine = this.#engine;

@@ -109,6 +109,12 @@ export class ClassShares {
    * The class whose item runs in the next free slot: of those with a ready key, the one with the
    * fewest running for its weight, then the one whose weighted turn it is.
    */
+  /** Whether any class has a key ready to run. */
+  hasReady(): boolean {
+    for (const load of this.#classes.values()) if (load.ready.size > 0) return true;
+    return false;
+  }
+
   nextForSlot(): ClassLoad | undefined {
     let fewest = Number.POSITIVE_INFINITY;
     let level: string[] = [];

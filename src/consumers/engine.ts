@@ -13,6 +13,7 @@ import { CircuitBreaker } from './circuit-breaker.js';
 import { classWeights } from './command-classes.js';
 import { Forwarding } from './forwarding.js';
 import { HotKeyLog } from './hot-key-log.js';
+import { InFlightGovernor } from './in-flight-limit.js';
 import { Intake } from './intake.js';
 import type { Job } from './job.js';
 import { KeyScheduler } from './key-scheduler.js';
@@ -44,6 +45,7 @@ export interface Engine {
   readonly outbox: Outbox;
   readonly ledger: Ledger;
   readonly lag: LagReport;
+  readonly governor: InFlightGovernor;
 }
 
 /** `fail`: the bridge cannot go on (its ledger refuses it). */
@@ -170,5 +172,9 @@ export function createEngine(
     observer,
     log,
   });
-  return { intake, partitions, scheduler, breaker, outbox, ledger, lag };
+  const governor = new InFlightGovernor(
+    { ceiling: settings.maxInFlight, targetDelayMs: settings.eventLoopDelayTargetMs },
+    scheduler,
+  );
+  return { intake, partitions, scheduler, breaker, outbox, ledger, lag, governor };
 }

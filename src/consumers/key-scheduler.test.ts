@@ -73,6 +73,24 @@ describe('KeyScheduler', () => {
     expect(running.map((run) => run.item.key)).toEqual(['a', 'c']);
   });
 
+  it('when the in-flight limit is lowered, then running items go on and no new one starts until below it; raised, the waiting ones start at once, never past maxInFlight', async () => {
+    const { worker, running, finish } = controlledWorker();
+    const keys = scheduler({ worker, maxInFlight: 4 });
+    for (const [seq, key] of ['a', 'b', 'c', 'd', 'e', 'f'].entries()) keys.push(key, { key, seq });
+    expect(keys.saturated).toBe(true);
+    keys.limitInFlight(2);
+    expect(running).toHaveLength(4);
+    await finish(0);
+    await finish(0);
+    expect(running.map((run) => run.item.key)).toEqual(['c', 'd']);
+    await finish(0);
+    expect(running.map((run) => run.item.key)).toEqual(['d', 'e']);
+    keys.limitInFlight(100);
+    expect(keys.inFlightLimit).toBe(4);
+    expect(running.map((run) => run.item.key)).toEqual(['d', 'e', 'f']);
+    expect(keys.saturated).toBe(false);
+  });
+
   it('counts items waiting for their key as pending, and saturates at maxPending', async () => {
     const { worker, running, finish } = controlledWorker();
     const keys = scheduler({ worker, maxPending: 3 });

@@ -82,6 +82,8 @@ export class KeyScheduler<T> {
   #readySequence = 0;
   readonly #runningKeys = new Set<string>();
   #running = 0;
+  // At most maxInFlight: lowered while the event loop is too busy (in-flight-limit.ts).
+  #limit: number;
   #pending = 0;
   #pendingSize = 0;
   // Of those, the items waiting out a retry delay.
@@ -94,6 +96,7 @@ export class KeyScheduler<T> {
       throw new RangeError('maxInFlight and maxPending must be at least 1');
     }
     this.#options = options;
+    this.#limit = options.maxInFlight;
     const { maxPending: items, maxPendingSize: size = Number.POSITIVE_INFINITY } = options;
     this.#classes = new ClassShares(options.weights ?? new Map(), { items, size });
     this.#lanes = new KeyLanes((key, lane) => options.onLaneRelieved?.(key, lane));
@@ -106,6 +109,22 @@ export class KeyScheduler<T> {
 
   get running(): number {
     return this.#running;
+  }
+
+  /** Items that may run at once now. */
+  get inFlightLimit(): number {
+    return this.#limit;
+  }
+
+  /** Whether every slot is taken while items are ready to run. */
+  get saturated(): boolean {
+    return this.#running >= this.#limit && this.#classes.hasReady();
+  }
+
+  /** Sets how many items may run at once, from 1 to maxInFlight; running ones are not stopped. */
+  limitInFlight(limit: number): void {
+    this.#limit = Math.min(this.#options.maxInFlight, Math.max(1, Math.floor(limit)));
+    this.#pump();
   }
 
   /** Each class's items running and pending. */
@@ -233,7 +252,7 @@ export class KeyScheduler<T> {
   }
 
   #pump(): void {
-    while (this.#running < this.#options.maxInFlight) {
+    while (this.#running < this.#limit) {
       const load = this.#classes.nextForSlot();
       if (load === undefined) return;
       // The class has a ready key.

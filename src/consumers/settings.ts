@@ -20,6 +20,11 @@ export interface BridgeSettings {
   groupId: string;
   /** Commands running at once (waiting to retry does not count). */
   maxInFlight: number;
+  /**
+   * The event loop's p50 delay (its 10 ms timer's interval) above which fewer commands run at
+   * once, down to 32; 0: always maxInFlight (src/consumers/in-flight-limit.ts).
+   */
+  eventLoopDelayTargetMs: number;
   /** Fetching pauses at this many commands queued, running or waiting to retry. */
   maxPending: number;
   /** ...or at this many bytes of their records (keys, values, headers). */
@@ -156,6 +161,8 @@ export interface BridgeObserver {
     pending: number,
     byClass?: ReadonlyArray<{ name: string; running: number; pending: number }>,
   ): void;
+  /** Every commit interval: how many commands may run at once now (src/consumers/in-flight-limit.ts). */
+  inFlightLimit?(limit: number): void;
   /** The bizIds the ledger holds entries of, every commit interval. */
   ledgerSize?(bizIds: number): void;
   /**
@@ -223,6 +230,7 @@ export function defaultBridgeSettings(overrides: Partial<BridgeSettings> = {}): 
   return {
     groupId: 'signing-bridge',
     maxInFlight: 256,
+    eventLoopDelayTargetMs: 30,
     maxPending: 2000,
     maxPendingBytes: 16 * 1024 * 1024,
     classes: DEFAULT_COMMAND_CLASSES,

@@ -74,6 +74,7 @@ export function createMetrics(status?: ServiceStatus): Metrics {
       m.pending.set(pending);
       budget.classLoad(byClass);
     },
+    inFlightLimit: (limit) => m.inFlightLimit.set(limit),
     ledgerSize: (bizIds) => m.ledgerBizIds.set(bizIds),
     ledgerWindows(windows, configuredSeconds) {
       // Partitions given up leave the gauge: the label set stays the partitions owned.
@@ -172,6 +173,11 @@ function instruments(registers: Registry) {
       ...common,
       name: `${PREFIX}in_flight`,
       help: 'Commands running now',
+    }),
+    inFlightLimit: new Gauge({
+      ...common,
+      name: `${PREFIX}in_flight_limit`,
+      help: 'Commands that may run at once now: MAX_IN_FLIGHT, or fewer while the event loop is too busy',
     }),
     pending: new Gauge({
       ...common,

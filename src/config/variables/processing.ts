@@ -1,4 +1,5 @@
 import { LANES_PER_SHARE } from '../../consumers/class-shares.js';
+import { LOOP_TIMER_MS } from '../../consumers/in-flight-limit.js';
 import { defaultBridgeSettings } from '../../consumers/settings.js';
 import { duration, integer, milliseconds, optionalInteger, text } from '../parsers.js';
 import type { Variable } from '../variable.js';
@@ -16,6 +17,16 @@ export const PROCESSING = [
     default: String(bridge.maxInFlight),
     description:
       'Commands running at once in this instance (one at a time per bizId); one waiting only for Kafka to acknowledge its end frees its place.',
+  },
+  {
+    name: 'EVENT_LOOP_DELAY_TARGET_MS',
+    group: 'Processing',
+    schema: integer({ min: 0, max: 1_000 }).refine(
+      (ms) => ms === 0 || ms > LOOP_TIMER_MS,
+      `must be 0 (off) or more than ${LOOP_TIMER_MS}: an idle event loop reads ${LOOP_TIMER_MS}`,
+    ),
+    default: String(bridge.eventLoopDelayTargetMs),
+    description: `The event loop's delay (p50 over 200 ms of a ${LOOP_TIMER_MS} ms timer's interval, as nodejs_eventloop_lag_p50_seconds reads it) above which fewer commands run at once: a quarter fewer each time, down to 32, and back up towards MAX_IN_FLIGHT while it is under half of it. More commands than the CPU can serve add only delay to every timer and answer. 0: always MAX_IN_FLIGHT.`,
   },
   {
     name: 'MAX_PENDING',
