@@ -24,6 +24,15 @@ describe('commandFingerprint', () => {
     );
   });
 
+  it('is the one the ledger already holds for a command: a fingerprint never changes between versions', () => {
+    const approval = {
+      commandId: 'order-4711-approve',
+      bizId: 'order-4711',
+      payload: { pass: true, comment: 'ü ✓' },
+    };
+    expect(commandFingerprint('approve', approval)).toBe('NUI2WyjW0YOX');
+  });
+
   it('differs for two different contents, or one content under two command types', () => {
     fc.assert(
       fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => {

@@ -4,26 +4,36 @@
  * ledger keeps it with each commandId, so the same commandId sent again is told apart: with the
  * same content it is a resend or a duplicate, with another it is a reused id and refused.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 // 72 bits as base64url: collisions between two contents of one commandId are out of reach, and
 // it costs a dozen bytes per remembered command.
 const FINGERPRINT_CHARS = 12;
 
 export function commandFingerprint(type: string, command: unknown): string {
-  return createHash('sha256')
-    .update(`${type}\n${canonicalJson(command)}`)
-    .digest('base64url')
-    .slice(0, FINGERPRINT_CHARS);
+  // One-shot: no Hash object per command (this runs for every command taken).
+  return hash('sha256', `${type}\n${canonicalJson(command)}`, 'base64url').slice(
+    0,
+    FINGERPRINT_CHARS,
+  );
 }
 
 /** JSON with object keys sorted at every level and undefined members left out. */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  const members = Object.entries(value)
-    .filter(([, member]) => member !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([key, member]) => `${JSON.stringify(key)}:${canonicalJson(member)}`);
-  return `{${members.join(',')}}`;
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let i = 0; i < value.length; i++) text += (i > 0 ? ',' : '') + canonicalJson(value[i]);
+    return `${text}]`;
+  }
+  const object = value as Record<string, unknown>;
+  // Plain JSON objects: keys are strings, and the default sort orders them by UTF-16 code units.
+  const keys = Object.keys(object).sort();
+  let text = '{';
+  for (const key of keys) {
+    const member = object[key];
+    if (member === undefined) continue;
+    text += `${text.length > 1 ? ',' : ''}${JSON.stringify(key)}:${canonicalJson(member)}`;
+  }
+  return `${text}}`;
 }
