@@ -9,7 +9,7 @@ import {
   defaultBridgeSettings,
   defaultLedgerMemoryBytes,
 } from '../consumers/settings.js';
-import { type FilePolicy, MAX_REDIRECTS } from '../files/index.js';
+import { DOWNLOAD_TIMEOUT_MS, type FilePolicy, MAX_REDIRECTS } from '../files/index.js';
 import type {
   KafkaClientSettings,
   KafkaConnectionOptions,
@@ -106,7 +106,7 @@ export function filePolicy(config: Config): FilePolicy {
     allowedHosts: config.FILE_URL_ALLOWED_HOSTS,
     allowPrivate: config.FILE_URL_ALLOW_PRIVATE,
     maxBytes: config.FILE_MAX_BYTES,
-    timeoutMs: config.FILE_URL_TIMEOUT_MS,
+    timeoutMs: DOWNLOAD_TIMEOUT_MS,
     maxRedirects: MAX_REDIRECTS,
   };
 }
@@ -147,7 +147,7 @@ export function bridgeSettings(config: Config): BridgeSettings {
   return {
     groupId: config.KAFKA_GROUP_ID,
     maxInFlight: config.MAX_IN_FLIGHT,
-    eventLoopDelayTargetMs: config.EVENT_LOOP_DELAY_TARGET_MS,
+    eventLoopDelayTargetMs: ENGINE.eventLoopDelayTargetMs,
     maxPending: config.MAX_PENDING,
     maxPendingBytes: config.MAX_PENDING_BYTES,
     classes: { of: config.COMMAND_CLASSES, weights: config.CLASS_WEIGHTS },
@@ -162,7 +162,7 @@ export function bridgeSettings(config: Config): BridgeSettings {
     },
     precondition: {
       timeoutMs: config.PRECONDITION_TIMEOUT_MS,
-      policy: { ...ENGINE.precondition.policy, maxDelayMs: config.PRECONDITION_MAX_DELAY_MS },
+      policy: ENGINE.precondition.policy,
     },
     breaker: ENGINE.breaker,
     commitIntervalMs: ENGINE.commitIntervalMs,

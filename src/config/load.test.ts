@@ -203,7 +203,6 @@ const VALID: Record<VariableName, fc.Arbitrary<string>> = (() => {
     SIGNING_CALL_TIMEOUT_MS: int(1, 3_600_000),
     SIGNING_MAX_RESPONSE_BYTES: int(1, 256 * 1_048_576),
     MAX_IN_FLIGHT: int(1, 10_000),
-    EVENT_LOOP_DELAY_TARGET_MS: fc.oneof(fc.constant('0'), int(11, 1_000)),
     MAX_PENDING: int(1, 100_000),
     // At least the largest record any limits below admit: that rule is the engine's.
     MAX_PENDING_BYTES: int(18 * 1_048_576, 1_000_000_000),
@@ -211,7 +210,6 @@ const VALID: Record<VariableName, fc.Arbitrary<string>> = (() => {
     RETRY_MAX_ATTEMPTS: int(1, 1_000),
     RETRY_MAX_ELAPSED_MS: int(1, 86_400_000),
     PRECONDITION_TIMEOUT_MS: ms,
-    PRECONDITION_MAX_DELAY_MS: int(250, 3_600_000),
     SHUTDOWN_DEADLINE_MS: ms,
     HANDOVER_TIMEOUT_MS: ms,
     CRASH_LOOP_LIMIT: int(1, 20),
@@ -236,7 +234,6 @@ const VALID: Record<VariableName, fc.Arbitrary<string>> = (() => {
       )
       .map((list) => list.join(',')),
     FILE_URL_ALLOW_PRIVATE: flag,
-    FILE_URL_TIMEOUT_MS: int(1, 600_000),
     LOG_LEVEL: fc.constantFrom('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'),
     HTTP_PORT: int(0, 65_535),
     HTTP_HOST: fc.oneof(fc.ipV4(), fc.constant('localhost')),

@@ -6,7 +6,7 @@
  */
 import { CLIENT_DEFAULTS } from '../api-client/index.js';
 import { defaultBridgeSettings } from '../consumers/settings.js';
-import { MAX_REDIRECTS } from '../files/index.js';
+import { DOWNLOAD_TIMEOUT_MS, MAX_REDIRECTS } from '../files/index.js';
 
 export interface RemovedVariable {
   /** The variable to set instead, when one does the same job. */
@@ -23,7 +23,7 @@ const backoff = ({ initialDelayMs, multiplier, maxDelayMs }: typeof retry.policy
 const CLIENT_RESENDS =
   'the client now resends only requests that were not sent or were throttled, after a short fixed backoff; a command that fails runs again after ';
 const RETRIES = `the backoff between a command's runs is fixed: ${backoff(retry.policy)}; RETRY_MAX_ATTEMPTS and RETRY_MAX_ELAPSED_MS still bound the retries`;
-const PRECONDITION = `the first backoff cap of a command waiting for its contract is fixed at ${precondition.policy.initialDelayMs} ms; PRECONDITION_MAX_DELAY_MS and PRECONDITION_TIMEOUT_MS are still variables`;
+const PRECONDITION = `the backoff of a command waiting for its contract is fixed: ${backoff(precondition.policy)}; PRECONDITION_TIMEOUT_MS is still a variable`;
 const BREAKER = `the circuit breaker is fixed: ${breaker.failureThreshold} outage failures in a row open it for ${breaker.openDurationMs} ms, doubled after each failed probe (${breaker.halfOpenProbes} command) up to ${breaker.maxOpenDurationMs} ms`;
 const RECORD = `a record's key, headers and JSON have fixed limits: key ${record.maxKeyBytes} bytes, ${record.maxHeaders} headers of ${record.maxHeaderBytes} bytes together, JSON nested ${json.maxDepth} deep, ${json.maxArrayItems} items per array, ${json.maxNodes} values; only RECORD_MAX_VALUE_BYTES is still a variable`;
 
@@ -47,6 +47,10 @@ export const REMOVED_VARIABLES: Readonly<Record<string, RemovedVariable>> = {
   RETRY_INITIAL_DELAY_MS: { note: RETRIES },
   RETRY_MAX_DELAY_MS: { note: RETRIES },
   PRECONDITION_INITIAL_DELAY_MS: { note: PRECONDITION },
+  PRECONDITION_MAX_DELAY_MS: { note: PRECONDITION },
+  FILE_URL_TIMEOUT_MS: {
+    note: `a download's deadline is fixed at ${DOWNLOAD_TIMEOUT_MS} ms, its redirects (${MAX_REDIRECTS} at most) included; past it the command is retried`,
+  },
   BREAKER_FAILURE_THRESHOLD: { note: BREAKER },
   BREAKER_OPEN_MS: { note: BREAKER },
   BREAKER_MAX_OPEN_MS: { note: BREAKER },

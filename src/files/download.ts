@@ -11,6 +11,8 @@ import { checkUrl, privateAddressMessage, type UrlPolicy } from './url-check.js'
 
 /** Redirects the service's downloads follow, each to a URL that passes the same checks. */
 export const MAX_REDIRECTS = 3;
+/** A download's deadline, redirects included. */
+export const DOWNLOAD_TIMEOUT_MS = 30_000;
 
 export interface DownloadPolicy extends UrlPolicy {
   readonly maxBytes: number;

@@ -67,7 +67,6 @@ describe.each(['at-least-once', 'exactly-once'])('delivery mode %s', (mode) => {
       const env = {
         DELIVERY_MODE: mode,
         PRECONDITION_TIMEOUT_MS: '60000',
-        PRECONDITION_MAX_DELAY_MS: '1000',
       };
       const start = async () => {
         const bridge = await BridgeProcess.start({

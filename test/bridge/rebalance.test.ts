@@ -28,7 +28,7 @@ const prefix = uniquePrefix();
 const topics = topicNames(prefix);
 const groupId = `rebalance-${randomUUID().slice(0, 8)}`;
 // A killed member's partitions wait out its session: commands racing their create outlast it.
-const ENV = { PRECONDITION_TIMEOUT_MS: '60000', PRECONDITION_MAX_DELAY_MS: '1000' };
+const ENV = { PRECONDITION_TIMEOUT_MS: '60000' };
 let sim: RunningSimulator;
 let sender: CommandSender;
 let collector: EventCollector;

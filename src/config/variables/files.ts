@@ -27,11 +27,4 @@ export const FILES = [
     description:
       'Allow downloads from loopback, private, link-local, unique-local and site-local addresses (v4 and v6), and from the ranges that embed an IPv4 address (NAT64 64:ff9b::/96, IPv4-compatible ::/96, 6to4 2002::/16). Off, a host resolving to any such address is refused.',
   },
-  {
-    name: 'FILE_URL_TIMEOUT_MS',
-    group: 'Files',
-    schema: milliseconds(1),
-    default: '30000',
-    description: `Deadline of one download, redirects included (it follows ${MAX_REDIRECTS} at most, each to a URL that passes the same checks). Past it the command is retried.`,
-  },
 ] as const satisfies readonly Variable[];

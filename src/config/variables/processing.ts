@@ -1,5 +1,4 @@
 import { LANES_PER_SHARE } from '../../consumers/class-shares.js';
-import { LOOP_TIMER_MS } from '../../consumers/in-flight-limit.js';
 import { defaultBridgeSettings } from '../../consumers/settings.js';
 import { duration, integer, milliseconds, optionalInteger, text } from '../parsers.js';
 import type { Variable } from '../variable.js';
@@ -17,16 +16,6 @@ export const PROCESSING = [
     default: String(bridge.maxInFlight),
     description:
       'Commands running at once in this instance (one at a time per bizId); one waiting only for Kafka to acknowledge its end frees its place.',
-  },
-  {
-    name: 'EVENT_LOOP_DELAY_TARGET_MS',
-    group: 'Processing',
-    schema: integer({ min: 0, max: 1_000 }).refine(
-      (ms) => ms === 0 || ms > LOOP_TIMER_MS,
-      `must be 0 (off) or more than ${LOOP_TIMER_MS}: an idle event loop reads ${LOOP_TIMER_MS}`,
-    ),
-    default: String(bridge.eventLoopDelayTargetMs),
-    description: `The event loop's delay (p50 over 200 ms of a ${LOOP_TIMER_MS} ms timer's interval, as nodejs_eventloop_lag_p50_seconds reads it) above which fewer commands run at once: a quarter fewer each time, down to 32, and back up towards MAX_IN_FLIGHT while it is under half of it. More commands than the CPU can serve add only delay to every timer and answer. 0: always MAX_IN_FLIGHT.`,
   },
   {
     name: 'MAX_PENDING',
@@ -61,14 +50,7 @@ export const PROCESSING = [
     group: 'Processing',
     schema: milliseconds(),
     default: String(bridge.precondition.timeoutMs),
-    description: `How long a command waits for its contract to exist (a command racing its create-contract) before command.precondition-timed-out. It looks again after a full-jitter backoff whose cap starts at ${waitPolicy.initialDelayMs} ms and grows ×${waitPolicy.multiplier} up to PRECONDITION_MAX_DELAY_MS.`,
-  },
-  {
-    name: 'PRECONDITION_MAX_DELAY_MS',
-    group: 'Processing',
-    schema: milliseconds(waitPolicy.initialDelayMs),
-    default: String(waitPolicy.maxDelayMs),
-    description: `Largest backoff cap while a command waits for its contract (at least ${waitPolicy.initialDelayMs}): about how late it notices the contract once it exists. Each look is a platform call counted against SIGNING_RPS, so a lower cap answers racing commands sooner at the cost of more calls.`,
+    description: `How long a command waits for its contract to exist (a command racing its create-contract) before command.precondition-timed-out. It looks again after a full-jitter backoff whose cap starts at ${waitPolicy.initialDelayMs} ms and grows ×${waitPolicy.multiplier} up to ${waitPolicy.maxDelayMs} ms.`,
   },
   {
     name: 'SHUTDOWN_DEADLINE_MS',
