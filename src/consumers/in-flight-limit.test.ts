@@ -8,7 +8,7 @@ import {
   nextInFlightLimit,
 } from './in-flight-limit.js';
 
-const policy: InFlightPolicy = { ceiling: 512, targetDelayMs: 25 };
+const policy: InFlightPolicy = { ceiling: 512, targetDelayMs: 30 };
 const busy = { delayMs: 80, saturated: true };
 const calm = { delayMs: 11, saturated: true };
 
@@ -17,6 +17,12 @@ describe('nextInFlightLimit', () => {
     expect(nextInFlightLimit(512, policy, busy)).toBe(384);
     expect(nextInFlightLimit(40, policy, busy)).toBe(32);
     expect(nextInFlightLimit(32, policy, busy)).toBe(32);
+  });
+
+  it('at the target the limit holds; just over it, it falls; just over the floor, it stops at the floor', () => {
+    expect(nextInFlightLimit(200, policy, { delayMs: 30, saturated: true })).toBe(200);
+    expect(nextInFlightLimit(200, policy, { delayMs: 30.01, saturated: true })).toBe(150);
+    expect(nextInFlightLimit(43, policy, { delayMs: 30.01, saturated: true })).toBe(32);
   });
 
   it('when the loop is calm and every slot is taken, then the limit climbs by a step towards MAX_IN_FLIGHT', () => {
