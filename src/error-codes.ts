@@ -50,7 +50,7 @@ export const ERROR_CODES = {
     meaning:
       'The platform answered a failure code: `error.platformCode` and `error.platformName` (see docs/platform-codes.md).',
     retryable:
-      'after throttling (429); after 21990001 (in doubt) only for a draft or an initiation, else the command ends SB_ERR_COMMAND_OUTCOME_UNKNOWN; an authentication refusal (441 to 445) is an outage the command waits out; a "contract not found" is waited for until PRECONDITION_TIMEOUT_MS',
+      'after throttling (429); after 21990001 (in doubt) only for a draft or an initiation, else the command ends SB_ERR_COMMAND_OUTCOME_UNKNOWN; an authentication refusal (441 to 445, or a code the table lacks answered with an HTTP 4xx equal to it) is an outage the command waits out; a "contract not found" is waited for until PRECONDITION_TIMEOUT_MS',
     action:
       'Read the platform code in docs/platform-codes.md: most are business rules to correct in the command.',
     seenIn: `${IN_FAILED}, \`command.gave-up\` or \`command.precondition-timed-out\``,
@@ -66,7 +66,7 @@ export const ERROR_CODES = {
   },
   SB_ERR_TRANSPORT_OUTCOME_UNKNOWN: {
     meaning:
-      'The request was written but no answer came by SIGNING_CALL_TIMEOUT_MS (`details.reason` CALL_DEADLINE_EXCEEDED), or the connection broke mid-answer: the platform may have acted. Only a draft (1112) or an initiation (1101) is called again, to reconcile. Only a draft (1112) or an initiation (1101) is called again, to reconcile; for every other operation the command ends SB_ERR_COMMAND_OUTCOME_UNKNOWN.',
+      'The request was written but no answer came by SIGNING_CALL_TIMEOUT_MS (`details.reason` CALL_DEADLINE_EXCEEDED), or the connection broke mid-answer: the platform may have acted. Only a draft (1112) or an initiation (1101) is called again, to reconcile; for every other operation the command ends SB_ERR_COMMAND_OUTCOME_UNKNOWN.',
     retryable: true,
     action:
       "Check the platform's latency against SIGNING_CALL_TIMEOUT_MS (one deadline for the whole call); after `command.gave-up`, look the contract up before sending again.",
@@ -91,7 +91,7 @@ export const ERROR_CODES = {
   },
   SB_ERR_RESPONSE_TOO_LARGE: {
     meaning:
-      "The platform's answer was larger than the 1 MiB the bridge reads (the spec's largest answer is a few KB): the bridge stopped reading it and closed the connection. The platform may have acted. Reconciled for a draft or an initiation, else the command ends SB_ERR_COMMAND_OUTCOME_UNKNOWN.",
+      "The platform's answer was larger than SIGNING_MAX_RESPONSE_BYTES (1 MiB by default; the spec's largest answer is a few KB): the bridge stopped reading it and closed the connection. The platform may have acted. Reconciled for a draft or an initiation, else the command ends SB_ERR_COMMAND_OUTCOME_UNKNOWN.",
     retryable: false,
     action:
       'Check what answers at SIGNING_API_BASE_URL (a wrong URL or a proxy sending a large page); look the contract up before sending the command again.',

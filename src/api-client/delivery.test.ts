@@ -15,7 +15,7 @@ import { type CallVerdict, verdictOf } from './delivery.js';
 
 const call = { operation: 'addSignatory', bizId: 'b-1' };
 
-function platform(code: string): PlatformRejected {
+function platform(code: string, httpStatus?: number): PlatformRejected {
   const known = PLATFORM_CODES.get(code);
   return new PlatformRejected(`rejected ${code}`, {
     details: {
@@ -24,7 +24,7 @@ function platform(code: string): PlatformRejected {
       rawCode: code,
       platformName: known?.name,
       platformMessage: '',
-      httpStatus: known?.httpStatus ?? 200,
+      httpStatus: httpStatus ?? known?.httpStatus ?? 200,
       family: known?.family ?? 'unknown',
     },
   });
@@ -67,6 +67,16 @@ const cases: [string, SigningBridgeError<unknown>, CallVerdict][] = [
   ['a business refusal (1101)', platform('1101'), { delivery: 'answered' }],
   ['a contract not found (11011126)', platform('11011126'), { delivery: 'answered' }],
   ['a code the table lacks', platform('99990000'), { delivery: 'answered' }],
+  [
+    'a code the table lacks answered with an HTTP 4xx equal to it, as authentication refusals are (446)',
+    platform('446', 446),
+    { delivery: 'not-applied', outage: 'auth' },
+  ],
+  [
+    'a code the table lacks with an HTTP 4xx that differs from it',
+    platform('7777', 400),
+    { delivery: 'answered' },
+  ],
   ...[500, 502, 504, 520].map((status): [string, SigningBridgeError<unknown>, CallVerdict] => [
     `a gateway's ${status}`,
     gateway(status),

@@ -69,6 +69,7 @@ export function verdictOf(error: unknown): CallVerdict {
 }
 
 function platformVerdict(error: PlatformRejected): CallVerdict {
+  if (looksLikeAuthRefusal(error)) return { delivery: 'not-applied', outage: 'auth' };
   switch (error.details.family) {
     case 'auth':
       return { delivery: 'not-applied', outage: 'auth' };
@@ -79,6 +80,22 @@ function platformVerdict(error: PlatformRejected): CallVerdict {
     default:
       return { delivery: 'answered' };
   }
+}
+
+/**
+ * The platform notes know two authentication codes (441, 442), each answered with an HTTP status
+ * equal to the code. A code the table lacks in that same shape (a 4xx status equal to the code)
+ * is most likely another credentials refusal, such as a bad signature or a stale timestamp: the
+ * operation did not run, and ending the command for good would spend its commandId on an outage.
+ */
+function looksLikeAuthRefusal(error: PlatformRejected): boolean {
+  const { family, httpStatus, platformCode } = error.details;
+  return (
+    family === 'unknown' &&
+    httpStatus >= 400 &&
+    httpStatus < 500 &&
+    platformCode === String(httpStatus)
+  );
 }
 
 /**

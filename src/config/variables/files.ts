@@ -1,6 +1,5 @@
 import { CLIENT_DEFAULTS } from '../../api-client/index.js';
-import { MAX_REDIRECTS } from '../../files/index.js';
-import { flag, hostPatterns, integer, milliseconds } from '../parsers.js';
+import { flag, hostPatterns, integer } from '../parsers.js';
 import type { Variable } from '../variable.js';
 
 export const FILES = [

@@ -70,7 +70,7 @@ export const PLATFORM = [
     schema: integer({ min: 1, max: MAX_CALL_MS }),
     default: String(timeouts.callMs),
     description:
-      'One deadline per platform request, from asking for a connection (its rate token in hand) to the last byte of the answer: waiting for a connection, the headers and a slow body all count. Passed before the request was written, it was not sent (retried); after, the outcome is unknown and the step is reconciled when the command runs again. Replaces SIGNING_HEADERS_TIMEOUT_MS and SIGNING_BODY_TIMEOUT_MS.',
+      'One deadline per platform request, from asking for a connection (its rate token in hand) to the last byte of the answer: waiting for a connection, the headers and a slow body all count. Passed before the request was written, it was not sent (retried); after, the outcome is unknown: a draft or an initiation is called again to reconcile (1112, 1101), and any other operation ends SB_ERR_COMMAND_OUTCOME_UNKNOWN without a second call. The wait for a rate token comes before it and does not count: nothing is on its way to the platform then, the wait is the shared request budget’s pace, and it ends when the command’s run is stopped. Replaces SIGNING_HEADERS_TIMEOUT_MS and SIGNING_BODY_TIMEOUT_MS.',
   },
   {
     name: 'SIGNING_MAX_RESPONSE_BYTES',

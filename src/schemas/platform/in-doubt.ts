@@ -51,7 +51,7 @@ export const WHEN_IN_DOUBT: Readonly<Record<OperationName, InDoubtRow>> = {
     action:
       'Calls again. 1101 INVALID CONTRACT STATUS then proves the contract already left DRAFT: the step is done.',
     evidence:
-      'Only a DRAFT can be initiated, otherwise 1101 (§4.4); initiation moves it out of DRAFT (§3). A draft the bridge created leaves DRAFT only by being initiated: the interface has no other operation that changes a draft’s status.',
+      'Only a DRAFT can be initiated, otherwise 1101 (§4.4); initiation moves it out of DRAFT (§3). The spec does not show other transitions (§3), so the rule rests on an assumption, stated here: none of the seven operations moves a draft out of DRAFT except initiation, so for a draft the bridge created 1101 means it was initiated. A draft changed outside the interface (recalled in the platform’s own web pages, for example) would make this step end as done.',
   },
   approveContract: {
     rule: 'report',
