@@ -5,7 +5,6 @@
  * warning line is logged, a record older than the effective window though within the replay
  * window is refused as expired without a platform call, and a fresh command runs.
  */
-import { randomUUID } from 'node:crypto';
 import { Partitioners, type Producer } from 'kafkajs';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
