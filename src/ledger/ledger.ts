@@ -18,7 +18,7 @@ import { decodeEntry, entryRecord, entryTombstone } from './ledger-record.js';
 const EPOCH_MS = Date.UTC(2024, 0, 1);
 const SEPARATOR = '|';
 const DEFAULT_PARSED = 10_000;
-// Clock skew between a producer and this instance that a brand-new record may show.
+// How far behind this instance's clock a brand-new record's time may be (producers' clocks).
 const FRESH_RECORD_MS = 1_000;
 
 /** One entry as kept: `<seconds since EPOCH>|<JSON written>`. */
@@ -107,8 +107,9 @@ export class Ledger {
     // A producer's clock ahead of ours makes a record look younger, so a margin more is refused;
     // scaled to the memory left, so that it cannot push the cutoff past the clock.
     const margin = Math.min(skewMs, Math.floor(Math.max(0, nowMs - memoryStart) / 4));
-    // A record stamped just now was produced after every evicted write, so its command cannot
-    // have ended among them: the cutoff stays behind the clock by a producer's small skew.
+    // A command arriving now is produced after the writes that left: the cutoff stays behind the
+    // clock by a producer's small skew. Only a record read again whose entry was written and
+    // evicted within that second could run twice.
     const cutoff = Math.min(memoryStart + margin, nowMs - FRESH_RECORD_MS);
     return Math.max(windowStartMs, cutoff);
   }
