@@ -1,10 +1,11 @@
 /**
  * Reads a run's events topic from the beginning with the SDK's subscriber and keeps, per phase, when each command's first
- * terminal event was written (the event record's timestamp) and how long after its command was
- * produced; and how many terminal events of each type arrived, repeats counted apart.
+ * terminal event was written (the event record's timestamp), how long after its command was
+ * produced, and how many of them were successes and failures; and how many terminal events of
+ * each type arrived, repeats counted apart.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import type { TopicNames } from '../../src/schemas/messages/index.js';
+import { EVENTS, type EventType, type TopicNames } from '../../src/schemas/messages/index.js';
 import { type BridgeEvent, EventSubscriber } from '../../src/sdk/index.js';
 import type { SentCommand } from './kafka-io.js';
 
@@ -13,6 +14,15 @@ export interface PhaseTally {
   readonly eventTimes: number[];
   /** Event time minus produce time, per command. */
   readonly latenciesMs: number[];
+  /** Commands whose first terminal event is their type's success event. */
+  succeeded: number;
+  /** Commands whose first terminal event is a failure (command.rejected, .failed, ...). */
+  failed: number;
+}
+
+/** A failure event ends a command of any type; a success event names the type it ends. */
+export function isFailure(type: EventType): boolean {
+  return EVENTS[type].terminal === true;
 }
 
 export class EventTally {
@@ -49,7 +59,7 @@ export class EventTally {
   phase(name: string): PhaseTally {
     let phase = this.#phases.get(name);
     if (!phase) {
-      phase = { eventTimes: [], latenciesMs: [] };
+      phase = { eventTimes: [], latenciesMs: [], succeeded: 0, failed: 0 };
       this.#phases.set(name, phase);
     }
     return phase;
@@ -86,5 +96,7 @@ export class EventTally {
     const phase = this.phase(sent.phase);
     phase.eventTimes.push(at);
     phase.latenciesMs.push(at - sent.producedAt);
+    if (isFailure(event.type)) phase.failed += 1;
+    else phase.succeeded += 1;
   }
 }

@@ -51,12 +51,21 @@ export interface SizeResult {
   readonly liveHeapMb: number;
   readonly entriesHeld: number;
   readonly commandLatencyMs: { readonly p50: number; readonly p99: number; readonly max: number };
+  /** How the new commands ended: success events, failure events, none within the wait. */
+  readonly newCommands: NewCommands;
   readonly rebalance?: {
     readonly partitionsMoved: number;
     readonly movedCommands: number;
     readonly waitMs: { readonly p50: number; readonly p99: number; readonly max: number };
   };
   readonly exitedEarly: boolean;
+}
+
+export interface NewCommands {
+  readonly sent: number;
+  readonly succeeded: number;
+  readonly failed: number;
+  readonly notEnded: number;
 }
 
 export async function measureSize(context: Context, options: SizeOptions): Promise<SizeResult> {
@@ -89,7 +98,12 @@ export async function measureSize(context: Context, options: SizeOptions): Promi
   const { bridge, sampler } = first;
   try {
     const atReady = await measureStart(first);
-    const latency = await measureCommands(context, topics, options.commands, bridge);
+    const { latency, newCommands } = await measureCommands(
+      context,
+      topics,
+      options.commands,
+      bridge,
+    );
     const rebalance = options.rebalance
       ? await measureRebalance(context, prefix, topics)
       : undefined;
@@ -101,6 +115,7 @@ export async function measureSize(context: Context, options: SizeOptions): Promi
       ...atReady,
       peakRssMb: round(Math.max(...sampler.samples.map((s) => s.rssMb)), 0),
       commandLatencyMs: latency,
+      newCommands,
       ...(rebalance && { rebalance }),
       exitedEarly: !bridge.running,
     };
@@ -177,7 +192,9 @@ async function measureCommands(
       'after-start',
     );
     await tally.waitFor('after-start', count, 60_000, () => bridge.running);
-    return summary(tally.phase('after-start').latenciesMs);
+    const { latenciesMs, succeeded, failed } = tally.phase('after-start');
+    const newCommands = { sent: count, succeeded, failed, notEnded: count - succeeded - failed };
+    return { latency: summary(latenciesMs), newCommands };
   } finally {
     await tally.stop();
     await writer.close();

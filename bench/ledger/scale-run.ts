@@ -2,7 +2,8 @@
  * The ledger scenario of `npm run bench` (`--only ledger`): the bridge starting on ledgers of
  * 100,000, 1 million and 10 million bizIds of history, of which 100,000 were active within the
  * replay window. Per size: time to ready, CPU to ready, peak RSS and live heap under the image's
- * NODE_OPTIONS, entries held, the latency of new commands after the start; on the 1 million
+ * NODE_OPTIONS, entries held, the latency of new commands after the start and whether each
+ * succeeded (the verdict fails if one did not); on the 1 million
  * ledger, a second bridge joining so that half the partitions move. A run with an empty ledger
  * first is the baseline that memory per bizId is measured against.
  */
@@ -57,6 +58,7 @@ function summarise(results: SizeResult[], loadAtStart: number[]) {
   const rebalance = results.find((r) => r.rebalance)?.rebalance;
   const verdicts = {
     noOutOfMemory: results.every((r) => !r.exitedEarly),
+    newCommandsSucceeded: results.every((r) => r.newCommands.succeeded === r.newCommands.sent),
     peakRss: Math.max(...results.map((r) => r.peakRssMb)) <= LEDGER_TARGETS.peakRssMb,
     startupAtLargest:
       (largest?.startupSeconds ?? Number.POSITIVE_INFINITY) <=
@@ -85,13 +87,14 @@ export function printLedgerScale(report: LedgerScaleReport): void {
       `${r.liveHeapMb} MB`,
       r.entriesHeld.toLocaleString('en'),
       `${r.commandLatencyMs.p50} / ${r.commandLatencyMs.p99} ms`,
+      outcomesCell(r),
       r.rebalance
         ? `${r.rebalance.partitionsMoved} moved, max wait ${r.rebalance.waitMs.max} ms`
         : '',
     ].join(' | '),
   );
   const header =
-    'history bizIds | in window | ledger records | start to ready | CPU to ready | peak RSS | live heap | entries held | new commands p50 / p99 | rebalance';
+    'history bizIds | in window | ledger records | start to ready | CPU to ready | peak RSS | live heap | entries held | new commands p50 / p99 | new commands succeeded / failed / not ended | rebalance';
   process.stdout.write(
     `\n| ${header} |\n|${header
       .split('|')
@@ -103,8 +106,12 @@ export function printLedgerScale(report: LedgerScaleReport): void {
   const mark = (ok: boolean | undefined) => (ok === undefined ? 'not run' : ok ? 'PASS' : 'FAIL');
   process.stdout.write(
     `\nmemory per bizId in the window: ${report.bytesPerBizId ?? '?'} bytes\n` +
-      `no out-of-memory: ${mark(v.noOutOfMemory)}; peak RSS ≤ ${LEDGER_TARGETS.peakRssMb} MB: ${mark(v.peakRss)}; ` +
+      `no out-of-memory: ${mark(v.noOutOfMemory)}; every new command succeeded: ${mark(v.newCommandsSucceeded)}; peak RSS ≤ ${LEDGER_TARGETS.peakRssMb} MB: ${mark(v.peakRss)}; ` +
       `start-up ≤ ${LEDGER_TARGETS.startupSecondsAtLargest} s at the largest: ${mark(v.startupAtLargest)}; ` +
       `rebalance wait ≤ ${LEDGER_TARGETS.rebalanceWaitMs} ms: ${mark(v.rebalanceWait)}\n`,
   );
+}
+
+function outcomesCell({ newCommands: n }: SizeResult): string {
+  return `${n.succeeded} / ${n.failed} / ${n.notEnded}`;
 }

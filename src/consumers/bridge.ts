@@ -230,6 +230,7 @@ export class Bridge {
     this.#watch?.stop();
     this.#engine?.lag.stop();
     this.#engine?.governor.stop();
+    this.#engine?.evictionLog.stop();
     const { settings, log } = this.#options;
     const started = Date.now();
     const engine = this.#engine;

@@ -44,6 +44,7 @@ export interface Engine {
   readonly breaker: CircuitBreaker;
   readonly outbox: Outbox;
   readonly ledger: Ledger;
+  readonly evictionLog: EvictionLog;
   readonly lag: LagReport;
   readonly governor: InFlightGovernor;
 }
@@ -176,5 +177,5 @@ export function createEngine(
     { ceiling: settings.maxInFlight, targetDelayMs: settings.eventLoopDelayTargetMs },
     scheduler,
   );
-  return { intake, partitions, scheduler, breaker, outbox, ledger, lag, governor };
+  return { intake, partitions, scheduler, breaker, outbox, ledger, evictionLog, lag, governor };
 }

@@ -95,19 +95,21 @@ describe('EntryStore', () => {
 });
 
 describe('Ledger under a memory bound', () => {
-  it('vouches for the window, or from just after the newest evicted write once entries left', () => {
+  it('vouches for the window, or from just after the newest evicted write once entries left, plus a clock margin of at most a quarter of what it remembers', () => {
     const one = entryBytes('b0', stored(ended('c'), T0));
     const ledger = new Ledger('ledger', { partitionBytes: one * 4 });
     ledger.adopt(0, new Map());
-    expect(ledger.vouchedSince(0, T0)).toBe(T0);
+    const now = T0 + 10_000;
+    expect(ledger.vouchedSince(0, T0, 0, now)).toBe(T0);
     for (let i = 0; i < 5; i++) ledger.write(0, `b${i}`, ended('c'), T0 + i * 1_000 + 500);
     // b0 and b1 left (down to a tenth below); b1 was written at T0 + 1.5 s, kept as T0 + 1 s:
     // records before T0 + 2 s are refused.
-    expect(ledger.vouchedSince(0, T0 - 3_600_000)).toBe(T0 + 2_000);
-    expect(ledger.vouchedSince(0, T0 + 60_000)).toBe(T0 + 60_000);
-    expect(ledger.vouchedSince(1, T0)).toBe(T0);
-    expect(ledger.vouchedSince(0, 0, 300_000)).toBe(T0 + 302_000);
-    const now = T0 + 10_000;
+    expect(ledger.vouchedSince(0, T0 - 3_600_000, 0, now)).toBe(T0 + 2_000);
+    expect(ledger.vouchedSince(0, T0 + 6_000, 0, now)).toBe(T0 + 6_000);
+    expect(ledger.vouchedSince(1, T0, 0, now)).toBe(T0);
+    // The window's 5-minute margin would put the cutoff past now: a quarter of the 8 s the
+    // partition remembers is taken instead.
+    expect(ledger.vouchedSince(0, 0, 300_000, now)).toBe(T0 + 4_000);
     expect(ledger.windows(now, 3_600_000)).toEqual(new Map([[0, 8_000]]));
     expect(ledger.windows(now, 5_000)).toEqual(new Map([[0, 5_000]]));
   });
@@ -123,5 +125,54 @@ describe('Ledger under a memory bound', () => {
     ledger.adopt(1, new Map([...Array(10).keys()].map((i) => [`b${i}`, stored(ended('c'), T0)])));
     expect(ledger.size(1)).toBeLessThanOrEqual(4);
     expect(ledger.bytes()).toBe(ledger.bytes(0) + ledger.bytes(1));
+  });
+
+  it('when the entries that left were written just now, then records stamped within the last second still pass', () => {
+    const one = entryBytes('b0', stored(ended('c'), T0));
+    const ledger = new Ledger('ledger', { partitionBytes: one * 2 });
+    ledger.adopt(0, new Map());
+    for (let i = 0; i < 4; i++) ledger.write(0, `b${i}`, ended('c'), T0);
+    expect(ledger.vouchedSince(0, 0, 300_000, T0 + 200)).toBe(T0 - 800);
+  });
+
+  it('property: whatever was evicted, a record stamped at or after a second before now is never refused, one whose entry left is refused unless so stamped, and the clock margin is at most a quarter of what is remembered', () => {
+    const minute = 60_000;
+    const window = 7 * 24 * 60 * minute;
+    const writes = fc.array(fc.record({ biz: fc.nat(40), dt: fc.nat(10 * minute) }), {
+      minLength: 1,
+      maxLength: 100,
+    });
+    const setting = fc.record({
+      slots: fc.integer({ min: 2, max: 10 }),
+      skew: fc.nat(5 * minute),
+      sinceLast: fc.nat(10 * minute),
+      recordAge: fc.nat(1_000),
+    });
+    fc.assert(
+      fc.property(writes, setting, (steps, { slots, skew, sinceLast, recordAge }) => {
+        const ledger = new Ledger('ledger', {
+          partitionBytes: entryBytes('b00', stored(ended('c'), T0)) * slots,
+        });
+        const store = ledger.newStore(0);
+        ledger.adopt(0, store);
+        let at = T0;
+        const writtenAt = new Map<string, number>();
+        for (const step of steps) {
+          at += step.dt;
+          const bizId = `b${String(step.biz).padStart(2, '0')}`;
+          ledger.write(0, bizId, ended('c'), at);
+          writtenAt.set(bizId, at);
+        }
+        const now = at + sinceLast;
+        const since = ledger.vouchedSince(0, now - window, skew, now);
+        expect(now - recordAge).toBeGreaterThanOrEqual(since);
+        for (const [bizId, written] of writtenAt) {
+          // A command's record is stamped at or before its entry's write (clocks in step).
+          if (!store.has(bizId) && written < now - 1_000) expect(written).toBeLessThan(since);
+        }
+        const remembered = ledger.windows(now, window).get(0) ?? 0;
+        expect(since).toBeLessThanOrEqual(now - remembered + remembered / 4);
+      }),
+    );
   });
 });

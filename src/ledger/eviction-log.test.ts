@@ -1,24 +1,66 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EvictionLog } from './eviction-log.js';
 
+const T = Date.UTC(2026, 10, 1);
+
 describe('EvictionLog', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('logs the first eviction at once, then at most one line a minute with what left meanwhile', () => {
+    vi.useFakeTimers({ now: T });
     const warn = vi.fn();
     const log = new EvictionLog({ warn } as never, 60_000);
-    const t = Date.UTC(2026, 10, 1);
-    log.evicted(0, { count: 5, upToMs: t }, t);
-    log.evicted(1, { count: 2, upToMs: t + 1_000 }, t + 1_000);
-    log.evicted(1, { count: 3, upToMs: t + 2_000 }, t + 30_000);
+    log.evicted(0, { count: 5, upToMs: T });
+    vi.advanceTimersByTime(1_000);
+    log.evicted(1, { count: 2, upToMs: T + 1_000 });
+    vi.advanceTimersByTime(29_000);
+    log.evicted(1, { count: 3, upToMs: T + 2_000 });
+    vi.advanceTimersByTime(15_000);
+    log.evicted(0, { count: 1, upToMs: T + 3_000 });
     expect(warn).toHaveBeenCalledOnce();
-    log.evicted(0, { count: 1, upToMs: t + 3_000 }, t + 60_000);
+    vi.advanceTimersByTime(15_000);
     expect(warn).toHaveBeenCalledTimes(2);
     expect(warn.mock.calls[1]?.[0]).toEqual({
       evicted: 6,
       evictedUpTo: {
-        0: new Date(t + 3_000).toISOString(),
-        1: new Date(t + 2_000).toISOString(),
+        0: new Date(T + 3_000).toISOString(),
+        1: new Date(T + 2_000).toISOString(),
       },
     });
     expect(warn.mock.calls[1]?.[1]).toContain('LEDGER_MEMORY_BYTES');
+  });
+
+  it('when evictions within the minute after a line are the last, then they are logged when the minute is over', () => {
+    vi.useFakeTimers({ now: T });
+    const warn = vi.fn();
+    const log = new EvictionLog({ warn } as never, 60_000);
+    log.evicted(0, { count: 5, upToMs: T });
+    vi.advanceTimersByTime(10_000);
+    log.evicted(2, { count: 4, upToMs: T + 10_000 });
+    vi.advanceTimersByTime(49_999);
+    expect(warn).toHaveBeenCalledOnce();
+    vi.advanceTimersByTime(1);
+    expect(warn).toHaveBeenCalledTimes(2);
+    expect(warn.mock.calls[1]?.[0]).toEqual({
+      evicted: 4,
+      evictedUpTo: { 2: new Date(T + 10_000).toISOString() },
+    });
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('when stopped with evictions not yet logged, then they are logged and no timer is left', () => {
+    vi.useFakeTimers({ now: T });
+    const warn = vi.fn();
+    const log = new EvictionLog({ warn } as never, 60_000);
+    log.evicted(0, { count: 5, upToMs: T });
+    log.evicted(0, { count: 1, upToMs: T + 1 });
+    expect(vi.getTimerCount()).toBe(1);
+    log.stop();
+    expect(vi.getTimerCount()).toBe(0);
+    expect(warn.mock.calls.map(([fields]) => fields.evicted)).toEqual([5, 1]);
+    log.stop();
+    expect(warn).toHaveBeenCalledTimes(2);
   });
 });

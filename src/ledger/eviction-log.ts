@@ -1,6 +1,8 @@
 /**
  * The log line of the ledger's memory bound (entry-store.ts): at most one a minute, with what
  * left meanwhile, so a partition that evicts on every restore or write does not flood the log.
+ * What left within the minute after a line is written when the minute is over, so that every
+ * shrink of a partition's window is logged within a minute even if no eviction follows.
  */
 import type { Logger } from 'pino';
 import type { Eviction } from './entry-store.js';
@@ -14,6 +16,7 @@ export class EvictionLog {
   // Since the last line: entries evicted, and per partition the newest write time that left.
   #count = 0;
   readonly #upTo = new Map<number, number>();
+  #flush: NodeJS.Timeout | undefined;
 
   constructor(log: Pick<Logger, 'warn'>, intervalMs = INTERVAL_MS) {
     this.#log = log;
@@ -23,7 +26,19 @@ export class EvictionLog {
   evicted(partition: number, eviction: Eviction, nowMs = Date.now()): void {
     this.#count += eviction.count;
     this.#upTo.set(partition, Math.max(this.#upTo.get(partition) ?? 0, eviction.upToMs));
-    if (nowMs - this.#lastMs < this.#intervalMs) return;
+    const waitMs = this.#lastMs + this.#intervalMs - nowMs;
+    if (waitMs <= 0) this.#write(nowMs);
+    else this.#flush ??= setTimeout(() => this.#write(Date.now()), waitMs).unref();
+  }
+
+  /** At shutdown: what left since the last line is written now, and no timer is left. */
+  stop(): void {
+    if (this.#count > 0) this.#write(Date.now());
+  }
+
+  #write(nowMs: number): void {
+    clearTimeout(this.#flush);
+    this.#flush = undefined;
     this.#lastMs = nowMs;
     const partitions = Object.fromEntries(
       [...this.#upTo].map(([p, upTo]) => [p, new Date(upTo).toISOString()]),

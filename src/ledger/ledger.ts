@@ -18,6 +18,8 @@ import { decodeEntry, entryRecord, entryTombstone } from './ledger-record.js';
 const EPOCH_MS = Date.UTC(2024, 0, 1);
 const SEPARATOR = '|';
 const DEFAULT_PARSED = 10_000;
+// How far behind this instance's clock a brand-new record's time may be (producers' clocks).
+const FRESH_RECORD_MS = 1_000;
 
 /** One entry as kept: `<seconds since EPOCH>|<JSON written>`. */
 export type StoredEntry = string;
@@ -94,15 +96,29 @@ export class Ledger {
 
   /**
    * The oldest record time the partition's ledger vouches for: the replay window's start, or
-   * later once entries left for the memory bound (the newest write time of those that left, and
-   * `skewMs` for clocks).
+   * later once entries left for the memory bound: just after the newest evicted write, plus a
+   * margin for producers' clocks (`skewMs` at most, a quarter of what the partition remembers at
+   * most), and never later than a second before `nowMs` (docs/design.md, "The ledger's memory
+   * bound").
    */
-  vouchedSince(partition: number, windowStartMs: number, skewMs = 0): number {
+  vouchedSince(partition: number, windowStartMs: number, skewMs = 0, nowMs = Date.now()): number {
+    const memoryStart = this.#memoryStart(partition);
+    if (memoryStart === undefined) return windowStartMs;
+    // A producer's clock ahead of ours makes a record look younger, so a margin more is refused;
+    // scaled to the memory left, so that it cannot push the cutoff past the clock.
+    const margin = Math.min(skewMs, Math.floor(Math.max(0, nowMs - memoryStart) / 4));
+    // A command arriving now is produced after the writes that left: the cutoff stays behind the
+    // clock by a producer's small skew. Only a record read again whose entry was written and
+    // evicted within that second could run twice.
+    const cutoff = Math.min(memoryStart + margin, nowMs - FRESH_RECORD_MS);
+    return Math.max(windowStartMs, cutoff);
+  }
+
+  /** Just after the partition's newest evicted write, if its memory bound evicted any. */
+  #memoryStart(partition: number): number | undefined {
     const evicted = this.#partitions.get(partition)?.evictedUpToMs;
-    if (evicted === undefined) return windowStartMs;
     // Write times are kept to the second, floored: an entry that left may be up to 999 ms newer.
-    // A producer's clock ahead of ours makes a record look younger: `skewMs` more is refused.
-    return Math.max(windowStartMs, evicted + 1_000 + skewMs);
+    return evicted === undefined ? undefined : evicted + 1_000;
   }
 
   /**
@@ -112,7 +128,10 @@ export class Ledger {
   windows(nowMs: number, windowMs: number): Map<number, number> {
     const windows = new Map<number, number>();
     for (const partition of this.#partitions.keys()) {
-      const since = this.vouchedSince(partition, nowMs - windowMs);
+      const since = Math.max(
+        nowMs - windowMs,
+        this.#memoryStart(partition) ?? Number.NEGATIVE_INFINITY,
+      );
       windows.set(partition, Math.max(0, nowMs - since));
     }
     return windows;

@@ -115,10 +115,11 @@ export class CommandRunner {
       return this.#endings.reject(job, reusedId(job, command, prior.first));
     if (!prior.known && !job.vouched) {
       const windowMs = settings.ledgerReplayWindowMs;
-      const windowStart = vouchedSince(Date.now(), windowMs);
+      const now = Date.now();
+      const windowStart = vouchedSince(now, windowMs);
       const { partition } = job.record;
       const since =
-        this.#options.ledger?.vouchedSince(partition, windowStart, marginMs(windowMs)) ??
+        this.#options.ledger?.vouchedSince(partition, windowStart, marginMs(windowMs), now) ??
         windowStart;
       const expired = expiry(job, since);
       if (expired) return this.#endings.reject(job, expired);
