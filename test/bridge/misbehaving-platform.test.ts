@@ -13,6 +13,7 @@ import type { ScriptedFault } from '../../src/simulator/index.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
 import {
   APPROVER,
+  fileDocument,
   initiator,
   meta,
   person,
@@ -141,6 +142,16 @@ const IN_DOUBT: Record<string, InDoubtCase> = {
     type: 'add-document',
     fault: { operation: 'addDocumentByTemplate', kind: 'resetAfterApply' },
     prepare: async () => ({ bizId: (await draft('reset-doc')).bizId, payload: templateDocument() }),
+    effects: async (bizId) => (await contractOf(bizId)).documents.length - 1,
+    ending: 'signingbridge.command.failed',
+  },
+  'a document by file answered late': {
+    type: 'add-document',
+    fault: { operation: 'addDocumentByFile', kind: 'late', ms: 3 * CALL_TIMEOUT_MS },
+    prepare: async () => ({
+      bizId: (await draft('late-file-doc')).bizId,
+      payload: await fileDocument('Terms'),
+    }),
     effects: async (bizId) => (await contractOf(bizId)).documents.length - 1,
     ending: 'signingbridge.command.failed',
   },
