@@ -8,7 +8,7 @@ import type { CallFault } from './faults/fault-injector.js';
 export interface CallRecord {
   /** ISO 8601 time the request arrived. */
   readonly received: string;
-  /** ISO 8601 time the answer was sent. */
+  /** ISO 8601 time the answer was done with: sent, cut, or its client gone (a dripped call's). */
   readonly time: string;
   readonly operation: string;
   readonly bizId?: string | undefined;

@@ -5,14 +5,16 @@
  * terminal event per command, outages wait instead of failing, and ordinary commands complete
  * afterwards. docs/design.md, "When the platform misbehaves".
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { SigningClient } from '../../src/api-client/index.js';
-import type { BridgeObserver } from '../../src/consumers/index.js';
+import { createMetrics } from '../../src/observability/index.js';
 import type { CommandType, TopicNames } from '../../src/schemas/messages/index.js';
 import type { ScriptedFault } from '../../src/simulator/index.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
 import {
   APPROVER,
+  fileDocument,
   initiator,
   meta,
   person,
@@ -32,16 +34,18 @@ import {
   uniqueTopics,
 } from '../support/bridge-harness.js';
 import { untilSettled } from '../support/settled.js';
+import { waitUntil } from '../support/wait.js';
 
 const brokers = inject('kafkaBrokers').split(',');
-/** Short, so that a late answer is late: the faults below answer after it. */
-const CALL_TIMEOUT_MS = 1_000;
-const BREAKER = {
-  failureThreshold: 3,
-  openDurationMs: 300,
-  maxOpenDurationMs: 1_000,
-  halfOpenProbes: 1,
-};
+/**
+ * Short, so that a late answer is late: the faults below answer after it. Long enough that
+ * reminders sent while answers drip end well before the dripping calls reach it.
+ */
+const CALL_TIMEOUT_MS = 3_000;
+/** How long the maintenance page answers: the issue's outage. */
+const MAINTENANCE_MS = 20_000;
+/** What a dripping call may take past its deadline: its end reaching the simulator's log. */
+const DEADLINE_MARGIN_MS = 2_000;
 
 let sim: RunningSimulator;
 let topics: TopicNames;
@@ -49,7 +53,8 @@ let sender: CommandSender;
 let collector: EventCollector;
 let bridge: InProcessBridge;
 let platform: SigningClient;
-const circuit: Array<[string, string | undefined]> = [];
+/** The bridge's own metrics: the circuit and the outage's cause are read from them. */
+const metrics = createMetrics();
 
 beforeAll(async () => {
   sim = await startSimulator({ log: false, callLogLimit: 100_000 });
@@ -58,15 +63,12 @@ beforeAll(async () => {
   sender = await CommandSender.connect(brokers, topics);
   collector = await EventCollector.start(brokers, topics);
   platform = new SigningClient({ baseUrl: sim.url, ...DEMO_CREDENTIALS, requestsPerSecond: 0 });
-  const observer: BridgeObserver = {
-    breakerStateChanged: (state, cause) => circuit.push([state, cause]),
-  };
+  // The breaker at its defaults: the maintenance page meets it as a deployment would.
   bridge = await startBridge({
     brokers,
     topics,
     simulatorUrl: sim.url,
-    observer,
-    settings: { breaker: BREAKER },
+    observer: metrics.observer,
     client: { timeouts: { callMs: CALL_TIMEOUT_MS } },
   });
 });
@@ -114,6 +116,35 @@ async function signing(label: string): Promise<{ bizId: string; contractId: stri
 
 const contractOf = (bizId: string) => sim.admin.contract({ bizId });
 
+async function gaugeValue(name: string, labels: Record<string, string> = {}): Promise<number> {
+  const metric = metrics.registry.getSingleMetric(name);
+  if (metric === undefined) throw new Error(`no metric ${name}`);
+  const { values } = await metric.get();
+  const found = values.find((v) => Object.entries(labels).every(([k, l]) => v.labels[k] === l));
+  if (found === undefined) throw new Error(`no ${name} with ${JSON.stringify(labels)}`);
+  return found.value;
+}
+
+/** signing_bridge_platform_outage for the cause: 1 while the circuit is open or probing for it. */
+const outage = (cause: string) => gaugeValue('signing_bridge_platform_outage', { cause });
+
+/** A reminder on a fresh contract and a new contract, each ending in its result event. */
+async function expectOrdinaryCommandsComplete(label: string): Promise<void> {
+  const { bizId } = await signing(label);
+  const reminder = await send('remind', bizId, {});
+  const created = uniqueBizId(label);
+  const contract = { subject: created, signatories: [initiator(), person(1)] };
+  const creation = await send('create-contract', created, {
+    contract,
+    documents: [templateDocument()],
+  });
+  await collector.waitForTerminalEvents([reminder, creation]);
+  expect(collector.terminalEventsOf(reminder)[0]?.event.type).toBe('signingbridge.reminder.sent');
+  expect(collector.terminalEventsOf(creation)[0]?.event.type).toBe(
+    'signingbridge.contract.created',
+  );
+}
+
 interface InDoubtCase {
   readonly type: CommandType;
   /** A scripted fault of the simulator, without its `times` (one call). */
@@ -141,6 +172,16 @@ const IN_DOUBT: Record<string, InDoubtCase> = {
     type: 'add-document',
     fault: { operation: 'addDocumentByTemplate', kind: 'resetAfterApply' },
     prepare: async () => ({ bizId: (await draft('reset-doc')).bizId, payload: templateDocument() }),
+    effects: async (bizId) => (await contractOf(bizId)).documents.length - 1,
+    ending: 'signingbridge.command.failed',
+  },
+  'a document by file answered late': {
+    type: 'add-document',
+    fault: { operation: 'addDocumentByFile', kind: 'late', ms: 3 * CALL_TIMEOUT_MS },
+    prepare: async () => ({
+      bizId: (await draft('late-file-doc')).bizId,
+      payload: await fileDocument('Terms'),
+    }),
     effects: async (bizId) => (await contractOf(bizId)).documents.length - 1,
     ending: 'signingbridge.command.failed',
   },
@@ -214,71 +255,95 @@ describe('a call whose answer is lost after the platform acted', () => {
   });
 
   it('when ordinary commands follow, then they complete', async () => {
-    const { bizId } = await signing('after-doubt');
-    const commandId = await send('remind', bizId, {});
-    expect((await collector.waitForTerminalEvent(commandId)).event.type).toBe(
-      'signingbridge.reminder.sent',
-    );
+    await expectOrdinaryCommandsComplete('after-doubt');
   });
 });
 
 describe('a maintenance page instead of the platform', () => {
-  it('when every reminder meets an HTML page for a while, then the circuit opens, none fails, and after it every reminder is sent exactly once', async () => {
-    const bizIds = await Promise.all(Array.from({ length: 10 }, () => signing('maintenance')));
+  // Two minutes: the page, the default breaker's open periods (5, 10, then 20 s, so the probe
+  // that finds the platform back comes some 15 s after the page) and 50 contracts to make.
+  it('when an HTML page answers every reminder for 20 s, then the circuit opens, no reminder ends during it, and after it each of the 50 is sent exactly once with one platform call', async () => {
+    const contracts = await Promise.all(Array.from({ length: 50 }, () => signing('maintenance')));
     await sim.admin.setFaults({
       script: [{ operation: 'remindSignatories', kind: 'maintenance', times: 1_000_000 }],
     });
-    const opened = circuit.length;
-    const commandIds: string[] = [];
-    for (let i = 0; i < 50; i++) {
-      commandIds.push(
-        await send('remind', (bizIds[i % bizIds.length] as { bizId: string }).bizId, {}),
-      );
-    }
-    // The page lasts until the circuit opened for it and a probe met it too.
-    await expect
-      .poll(() => circuit.slice(opened).filter(([state]) => state === 'open').length, {
-        timeout: 30_000,
-      })
-      .toBeGreaterThanOrEqual(2);
-    expect(circuit.slice(opened)).toContainEqual(['open', 'not-the-platform']);
+    const pageEnds = performance.now() + MAINTENANCE_MS;
+    const commandIds = await Promise.all(contracts.map(({ bizId }) => send('remind', bizId, {})));
+    await waitUntil(() => outage('not-the-platform'), {
+      what: 'the circuit open for a page that is not the platform',
+      until: (value) => value === 1,
+    });
+    // The page ends by the clock, as a maintenance window does, not on anything the bridge did.
+    await delay(pageEnds - performance.now());
+    const pageEnded = Date.now();
+    expect(await outage('not-the-platform')).toBe(1);
     expect(commandIds.filter((id) => collector.terminalEventsOf(id).length > 0)).toEqual([]);
     await sim.admin.setFaults({});
 
-    await collector.waitForTerminalEvents(commandIds, 60_000);
+    await collector.waitForTerminalEvents(commandIds, 90_000);
     await untilSettled({ brokers, groupId: bridge.settings.groupId, topics, collector });
     for (const commandId of commandIds) {
       const events = collector.terminalEventsOf(commandId);
       expect(events.map((e) => e.event.type)).toEqual(['signingbridge.reminder.sent']);
+      // Ended after the page, whenever the collector happened to read it.
+      expect(Date.parse(events[0]?.event.time ?? '')).toBeGreaterThanOrEqual(pageEnded);
     }
-    let reminders = 0;
-    for (const { bizId } of bizIds) reminders += (await contractOf(bizId)).reminders.length;
-    expect(reminders).toBe(50);
-    expect(circuit.at(-1)).toEqual(['closed', undefined]);
-  });
+    for (const { bizId } of contracts) {
+      const calls = await sim.admin.calls({ operation: 'remindSignatories', bizId });
+      // Besides the calls the page answered, one: applied and answered.
+      expect(calls.filter((call) => call.fault !== 'maintenance')).toEqual([
+        expect.objectContaining({ applied: true, ok: true }),
+      ]);
+      expect((await contractOf(bizId)).reminders).toHaveLength(1);
+    }
+    expect(await gaugeValue('signing_bridge_circuit_state')).toBe(0);
+    await expectOrdinaryCommandsComplete('after-maintenance');
+  }, 120_000);
 });
 
 describe('answers that drip', () => {
-  it('when 12 calls drip one byte at a time, then each ends at its deadline, no connection is held, and later commands complete', async () => {
-    const contracts = await Promise.all(Array.from({ length: 12 }, () => signing('drip')));
+  it('when 12 calls drip one byte at a time and 5 reminders follow while they drip, then the 5 are sent before any dripping command ends, and each dripping call was made once and ended by its deadline', async () => {
+    const contracts = await Promise.all(Array.from({ length: 17 }, () => signing('drip')));
+    const dripping = contracts.slice(0, 12);
     await sim.admin.setFaults({
       script: [{ operation: 'remindSignatories', kind: 'drip', ms: 5_000, times: 12 }],
     });
-    const dripped = await Promise.all(contracts.map(({ bizId }) => send('remind', bizId, {})));
-    await collector.waitForTerminalEvents(dripped, 60_000);
-    for (const commandId of dripped) {
-      expect(collector.terminalEventsOf(commandId)[0]?.data).toMatchObject({
-        error: { code: 'SB_ERR_COMMAND_OUTCOME_UNKNOWN' },
-      });
-    }
+    // The harness gives the client a connection per command in flight. At SIGNING_CONNECTIONS'
+    // default of 10, 12 dripping calls would hold them all until their deadline and the reminders
+    // would wait that long: the deadline bounds such a wait; only more connections avoid it.
+    const dripped = await Promise.all(dripping.map(({ bizId }) => send('remind', bizId, {})));
+    // The script is used up once the 12th dripping call has reached the simulator.
+    await waitUntil(() => sim.admin.faults(), {
+      what: 'the 12 dripping calls under way',
+      until: (faults) => (faults.script ?? []).length === 0,
+    });
     const later = await Promise.all(
-      contracts.slice(0, 5).map(({ bizId }) => send('remind', bizId, {})),
+      contracts.slice(12).map(({ bizId }) => send('remind', bizId, {})),
     );
-    await collector.waitForTerminalEvents(later, 30_000);
-    for (const commandId of later) {
-      expect(collector.terminalEventsOf(commandId)[0]?.event.type).toBe(
-        'signingbridge.reminder.sent',
-      );
+
+    await collector.waitForTerminalEvents([...later, ...dripped], 60_000);
+    const laterEnds = later.map((id) => collector.terminalEventsOf(id)[0]);
+    expect(laterEnds.map((e) => e?.event.type)).toEqual(
+      later.map(() => 'signingbridge.reminder.sent'),
+    );
+    const lastSent = Math.max(...laterEnds.map((e) => Date.parse(e?.event.time ?? '')));
+    for (const commandId of dripped) {
+      const [ending, ...more] = collector.terminalEventsOf(commandId);
+      expect(more).toEqual([]);
+      expect(ending?.data).toMatchObject({ error: { code: 'SB_ERR_COMMAND_OUTCOME_UNKNOWN' } });
+      expect(Date.parse(ending?.event.time ?? '')).toBeGreaterThan(lastSent);
     }
+    for (const { bizId } of dripping) {
+      // The simulator logs a dripped call when its client closes the connection.
+      const calls = await waitUntil(
+        () => sim.admin.calls({ operation: 'remindSignatories', bizId }),
+        { what: `the dripped call of ${bizId} logged`, until: (logged) => logged.length > 0 },
+      );
+      expect(calls).toHaveLength(1);
+      expect(calls[0]).toMatchObject({ fault: 'drip', applied: true, ok: false });
+      const heldMs = Date.parse(calls[0]?.time ?? '') - Date.parse(calls[0]?.received ?? '');
+      expect(heldMs).toBeLessThanOrEqual(CALL_TIMEOUT_MS + DEADLINE_MARGIN_MS);
+    }
+    await expectOrdinaryCommandsComplete('after-drip');
   });
 });

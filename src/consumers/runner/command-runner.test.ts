@@ -147,7 +147,10 @@ const transient: Outcome = outcomeOf(
   }),
 );
 
-const platformAnswer = (platformCode: string, family: 'auth' | 'business' | 'transient') =>
+const platformAnswer = (
+  platformCode: string,
+  family: 'auth' | 'business' | 'transient' | 'not-found',
+) =>
   new PlatformRejected(`answered ${platformCode}`, {
     details: {
       operation: 'remindSignatories',
@@ -162,6 +165,8 @@ const platformAnswer = (platformCode: string, family: 'auth' | 'business' | 'tra
 const authRefused: Outcome = outcomeOf('remind', platformAnswer('443', 'auth'));
 const refused = platformAnswer('11011101', 'business');
 const internalError = platformAnswer('21990001', 'transient');
+/** The contract does not exist (yet): the command waits for it up to PRECONDITION_TIMEOUT_MS. */
+const notFound = platformAnswer('11011126', 'not-found');
 const unknown = new CommandOutcomeUnknown('remindSignatories: outcome unknown', {
   details: {
     operation: 'remindSignatories',
@@ -433,6 +438,24 @@ describe('CommandRunner', () => {
       retryInMs: expect.any(Number),
     });
     expect(events()).toHaveLength(0);
+  });
+
+  it('when the wall clock jumps past the precondition timeout while a command waits for its contract, then it keeps waiting; only monotonic time ends it as precondition-timed-out', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'performance'] });
+    const { timeoutMs } = defaultBridgeSettings().precondition;
+    const { runner, events, typeOf } = setup({ remind: async () => outcomeOf('remind', notFound) });
+    const waiting = job();
+    await expect(runner.run(waiting, () => {})).resolves.toEqual({
+      retryInMs: expect.any(Number),
+    });
+    vi.setSystemTime(Date.now() + timeoutMs + 86_400_000);
+    await expect(runner.run(waiting, () => {})).resolves.toEqual({
+      retryInMs: expect.any(Number),
+    });
+    expect(events()).toHaveLength(0);
+    vi.advanceTimersByTime(timeoutMs);
+    await runner.run(waiting, () => {});
+    expect(events().map(typeOf)).toEqual(['signingbridge.command.precondition-timed-out']);
   });
 
   it('when the command already ended (a replay), then nothing runs and nothing is written, and it finishes as a duplicate', async () => {
