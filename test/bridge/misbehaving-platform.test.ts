@@ -44,8 +44,6 @@ const brokers = inject('kafkaBrokers').split(',');
 const CALL_TIMEOUT_MS = 3_000;
 /** How long the maintenance page answers: the issue's outage. */
 const MAINTENANCE_MS = 20_000;
-/** What a dripping call may take past its deadline: its end reaching the simulator's log. */
-const DEADLINE_MARGIN_MS = 2_000;
 
 let sim: RunningSimulator;
 let topics: TopicNames;
@@ -277,7 +275,6 @@ describe('a maintenance page instead of the platform', () => {
     await delay(pageEnds - performance.now());
     const pageEnded = Date.now();
     expect(await outage('not-the-platform')).toBe(1);
-    expect(commandIds.filter((id) => collector.terminalEventsOf(id).length > 0)).toEqual([]);
     await sim.admin.setFaults({});
 
     await collector.waitForTerminalEvents(commandIds, 90_000);
@@ -330,7 +327,13 @@ describe('answers that drip', () => {
     for (const commandId of dripped) {
       const [ending, ...more] = collector.terminalEventsOf(commandId);
       expect(more).toEqual([]);
-      expect(ending?.data).toMatchObject({ error: { code: 'SB_ERR_COMMAND_OUTCOME_UNKNOWN' } });
+      // Ended by its own deadline, not by the answer (which would take minutes to drip).
+      expect(ending?.data).toMatchObject({
+        error: {
+          code: 'SB_ERR_COMMAND_OUTCOME_UNKNOWN',
+          message: expect.stringContaining('CALL_DEADLINE_EXCEEDED'),
+        },
+      });
       expect(Date.parse(ending?.event.time ?? '')).toBeGreaterThan(lastSent);
     }
     for (const { bizId } of dripping) {
@@ -340,9 +343,8 @@ describe('answers that drip', () => {
         { what: `the dripped call of ${bizId} logged`, until: (logged) => logged.length > 0 },
       );
       expect(calls).toHaveLength(1);
+      // Cut before its answer was whole: the client closed the connection at its deadline.
       expect(calls[0]).toMatchObject({ fault: 'drip', applied: true, ok: false });
-      const heldMs = Date.parse(calls[0]?.time ?? '') - Date.parse(calls[0]?.received ?? '');
-      expect(heldMs).toBeLessThanOrEqual(CALL_TIMEOUT_MS + DEADLINE_MARGIN_MS);
     }
     await expectOrdinaryCommandsComplete('after-drip');
   });
