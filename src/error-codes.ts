@@ -181,18 +181,18 @@ export const ERROR_CODES = {
   },
   SB_ERR_KAFKA_TOPICS_REPARTITIONED: {
     meaning:
-      "A command topic's or the ledger's partition count changed while the bridge ran (`details.changed`): a bizId's commands and its ledger entry may no longer share a partition number. The bridge stopped consuming every command partition and is not ready; what it held finishes.",
+      "A command topic's or the ledger's partition count changed while the bridge ran (`details.changed`): a bizId on a new partition has no ledger entry there. The bridge stopped consuming the command partitions from its count at start on and is not ready; the partitions below still run.",
     retryable: false,
     action:
-      'Stop the producers and the bridge, run `signing-bridge topics grow --partitions N` (grows every command topic and the ledger together and moves the ledger entries; docs/cli.md), set TOPIC_PARTITIONS=N and start the bridge again.',
+      'Stop the producers; once `signing-bridge topics grow --partitions N` (N at least the largest count now, as the line says) no longer refuses for `lag`, stop the bridge and run it again: it grows the topics below N and moves the ledger entries (docs/cli.md). Set TOPIC_PARTITIONS=N, start the bridge, then the producers.',
     seenIn: 'the error log line `topic partitions changed while running` and /readyz 503',
   },
   SB_ERR_KAFKA_TOPICS_GROW_REFUSED: {
     meaning:
-      '`signing-bridge topics grow` changed nothing (`details.reason`): the group has members, records on the command topics are not committed yet (they would run behind newer records of their bizIds on the new partitions), the count asked is not larger, or the topics do not share one count.',
+      "`signing-bridge topics grow` changed nothing (`details.reason`): `lag`, records on the partitions below the smallest count (those the bridge consumed) not committed yet, which could run behind newer records of their bizIds; `group-active`, the group has members; `smaller`, N is below a topic's count; `missing`, a topic does not exist.",
     retryable: false,
     action:
-      'Stop the producers, let the bridge drain (lag 0), stop every instance of the group, then run it again.',
+      '`lag`: stop the producers and leave the bridge running (a bridge held by SB_ERR_KAFKA_TOPICS_REPARTITIONED still runs those partitions) until this reason goes; `group-active`: stop every instance of the group; `smaller`: give at least the count named; then run it again.',
     seenIn: '`signing-bridge topics grow` (exit 1)',
   },
   SB_ERR_PARTITION_RELEASED: {

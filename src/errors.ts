@@ -357,15 +357,15 @@ export class TopicsRepartitioned extends SigningBridgeError<{
 
 /**
  * `signing-bridge topics grow` changed nothing: the bridge's group has members, records on the
- * command topics are not committed yet (they would run behind newer records of their bizIds on
- * the new partitions), the count asked is not larger, or the topics do not share one count.
+ * partitions the bridge consumed are not committed yet (they could run behind newer records of
+ * their bizIds on the new partitions), the count asked is below a topic's, or a topic is missing.
  */
 export class TopicsGrowRefused extends SigningBridgeError<{
-  reason: 'group-active' | 'lag' | 'not-larger' | 'not-co-partitioned';
+  reason: 'group-active' | 'lag' | 'smaller' | 'missing';
   groupId: string;
   /** Per co-partitioned topic, its partition count now. */
   partitions: Record<string, number>;
-  /** `<topic>/<partition>`: records not committed yet, for reason `lag`. */
+  /** `<topic>/<partition>` below the smallest count: records not committed yet, for `lag`. */
   lag?: Record<string, number>;
 }> {
   readonly code = 'SB_ERR_KAFKA_TOPICS_GROW_REFUSED';

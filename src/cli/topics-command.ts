@@ -30,10 +30,13 @@ and for the ledger its compaction settings.
   check   lists every topic and what differs from those settings; exits 1 when anything does
   create  creates the missing topics with those settings (running it again changes nothing),
           then does what check does; a topic that exists is never changed
-  grow    grows every command topic and the ledger to N partitions together, and moves each
-          ledger entry to its bizId's new partition; refused (exit 1, changing nothing) unless
-          the group KAFKA_GROUP_ID has no members and has committed every command record: stop
-          the producers, let the bridge drain, stop it, grow, set TOPIC_PARTITIONS=N, start it
+  grow    grows every command topic and the ledger below N partitions to N (N at least the
+          largest count, also when the command topics were grown alone), and moves each ledger
+          entry to its bizId's partition under N; with every topic at N already it only moves
+          the entries (completing a grow cut off). Refused (exit 1, changing nothing) while the
+          group KAFKA_GROUP_ID has members, or has not committed every record on the partitions
+          below the smallest count: stop the producers and the bridge, grow, set
+          TOPIC_PARTITIONS=N, start the bridge, then the producers
 
 Options:
   --partitions N  for grow: the partition count to grow to
@@ -129,9 +132,13 @@ async function grow(context: OperatorContext, partitions: unknown): Promise<numb
   const kafka = await context.connect();
   const groupId = context.config.KAFKA_GROUP_ID;
   try {
-    const { from, moved } = await growTopics(kafka, context.topics, groupId, to);
+    const { grown, moved } = await growTopics(kafka, context.topics, groupId, to);
+    const what =
+      grown.length > 0
+        ? `grew ${grown.join(', ')} to ${to} partitions`
+        : `every command topic and the ledger had ${to} partitions already`;
     context.out.heading(
-      `grew the command topics and the ledger from ${from} to ${to} partitions; moved ${moved} ledger entries to their new partitions. Set TOPIC_PARTITIONS=${to} and start the bridge`,
+      `${what}; moved ${moved} ledger entries to their partitions under ${to}. Set TOPIC_PARTITIONS=${to} and start the bridge`,
     );
     return EXIT.ok;
   } catch (error) {

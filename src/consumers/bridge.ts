@@ -177,8 +177,9 @@ export class Bridge {
   }
 
   /**
-   * A co-partitioned topic grown (or shrunk) while running: nothing more of the command topics
-   * is consumed and the bridge is not ready, with one line saying what to do (partition-watch.ts).
+   * A co-partitioned topic grown while running: the command partitions from the count at start
+   * on are not consumed (those below drain) and the bridge is not ready, with one line saying
+   * what to do (partition-watch.ts).
    */
   #watchPartitions(engine: Engine, partitions: number): void {
     const { kafka, topics, settings, log } = this.#options;
@@ -188,7 +189,7 @@ export class Bridge {
       partitions,
       intervalMs: settings.partitionCheckMs,
       onChange: (error) => {
-        engine.partitions.holdForRepartition();
+        engine.partitions.holdForRepartition(partitions);
         this.#ready = false;
         log.error({ err: error, code: error.code }, error.message);
       },

@@ -53,7 +53,8 @@ describe('PartitionWatch', () => {
       retryable: false,
       details: { changed: { 'cmd.b': { was: 4, now: 8 } } },
     });
-    expect(error?.message).toContain('topics grow --partitions N');
+    expect(error?.message).toContain('command partitions 4 and above are not consumed');
+    expect(error?.message).toContain('signing-bridge topics grow --partitions 8 no longer refuses');
     watch.stop();
   });
 });

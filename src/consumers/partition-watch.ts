@@ -4,7 +4,7 @@
  * records by murmur2 of its key modulo the count, its ledger entry on the same partition number.
  * A topic grown while the bridge runs breaks that silently (new partitions whose ledger partition
  * does not exist never finish restoring; bizIds move away from their ledger entries), so a change
- * is reported once, as a typed error, and the caller stops consuming.
+ * is reported once, as a typed error, and the caller stops consuming the new partitions.
  */
 import type { Logger } from 'pino';
 import { TopicsRepartitioned } from '../errors.js';
@@ -47,15 +47,7 @@ export class PartitionWatch {
       if (changed === undefined || this.#timer === undefined) return;
       this.stop();
       this.#timer = undefined;
-      const list = Object.entries(changed)
-        .map(([topic, { was, now }]) => `${topic} ${was} -> ${now}`)
-        .join(', ');
-      this.#options.onChange(
-        new TopicsRepartitioned(
-          `topic partitions changed while running (${list}): no command partition is consumed any more, since a bizId's records and its ledger entry may no longer share a partition number. Stop the producers and the bridge, run signing-bridge topics grow --partitions N (every command topic and the ledger together, the ledger entries moved), set TOPIC_PARTITIONS=N and start the bridge again`,
-          { details: { changed } },
-        ),
-      );
+      this.#options.onChange(repartitioned(this.#options.partitions, changed));
     } catch (error) {
       this.#options.log.debug(
         { err: error },
@@ -81,4 +73,20 @@ export class PartitionWatch {
       await admin.disconnect();
     }
   }
+}
+
+/** The line names the smallest N that works: `topics grow` refuses a count below a topic's. */
+function repartitioned(
+  from: number,
+  changed: Record<string, { was: number; now: number }>,
+): TopicsRepartitioned {
+  const list = Object.entries(changed)
+    .map(([topic, { was, now }]) => `${topic} ${was} -> ${now}`)
+    .join(', ');
+  const to = Math.max(from, ...Object.values(changed).map(({ now }) => now));
+  const grow = `signing-bridge topics grow --partitions ${to}`;
+  return new TopicsRepartitioned(
+    `topic partitions changed while running (${list}): command partitions ${from} and above are not consumed, since their bizIds' ledger entries are on other partitions; those below still run. Stop the producers; once ${grow} no longer refuses for lag (the partitions below ${from} drained), stop the bridge and run it again (${to} or more: it grows the command topics and the ledger below that count and moves the ledger entries); set TOPIC_PARTITIONS to that count; start the bridge, then the producers`,
+    { details: { changed } },
+  );
 }

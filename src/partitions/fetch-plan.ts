@@ -13,9 +13,16 @@ import type { Phase } from './partition-machine.js';
  * co-partitioned topics' partition counts changed while it ran (consumers/partition-watch.ts).
  */
 export interface Holds {
-  readonly all: ReadonlySet<'breaker' | 'stopping' | 'repartitioned'>;
+  readonly all: ReadonlySet<'breaker' | 'stopping'>;
   /** Command topics held back for backpressure. */
   readonly topics: ReadonlySet<string>;
+  /**
+   * Command partitions from this number on are held: the topics grew past the count the bridge
+   * places records by, and a bizId on one of those partitions has no ledger entry there. The
+   * partitions below still run (a record whose key now maps elsewhere is forwarded by the count
+   * at start), so they drain before `topics grow`.
+   */
+  readonly unplaceableFrom?: number | undefined;
 }
 
 export interface FetchPlan {
@@ -41,10 +48,13 @@ export function fetchPlan(
   const add = (list: TopicPartitions[], topic: string, partitions: number[]) => {
     if (partitions.length > 0) list.push({ topic, partitions });
   };
+  const limit = holds.unplaceableFrom ?? Number.POSITIVE_INFINITY;
+  const placeable = active.filter((partition) => partition < limit);
+  const unplaceable = active.filter((partition) => partition >= limit);
   for (const topic of topics.commands) {
     const held = holds.all.size > 0 || holds.topics.has(topic);
-    add(resume, topic, held ? [] : active);
-    add(pause, topic, held ? [...active, ...inactive] : inactive);
+    add(resume, topic, held ? [] : placeable);
+    add(pause, topic, held ? [...active, ...inactive] : [...unplaceable, ...inactive]);
   }
   add(resume, topics.ledger, restoring);
   add(pause, topics.ledger, notRestoring);

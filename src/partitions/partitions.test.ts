@@ -223,7 +223,7 @@ describe('fetchPlan', () => {
     [2, 'draining' as const],
   ]);
   const none = {
-    all: new Set<'breaker' | 'stopping' | 'repartitioned'>(),
+    all: new Set<'breaker' | 'stopping'>(),
     topics: new Set<string>(),
   };
 
@@ -250,9 +250,14 @@ describe('fetchPlan', () => {
     expect(breaker.resume).toEqual([{ topic: 'ledger', partitions: [1] }]);
   });
 
-  it('when the partition counts changed, then no command partition is fetched', () => {
-    const held = fetchPlan(phases, topics, { ...none, all: new Set(['repartitioned' as const]) });
-    expect(held.resume).toEqual([{ topic: 'ledger', partitions: [1] }]);
-    expect(held.pause).toContainEqual({ topic: 'cmd.a', partitions: [0, 1, 2] });
+  it('when the partition counts changed, then the command partitions from the count at start on are not fetched, those below still are', () => {
+    const grown = new Map([...phases, [4, 'active' as const]]);
+    const held = fetchPlan(grown, topics, { ...none, unplaceableFrom: 4 });
+    expect(held.resume).toEqual([
+      { topic: 'cmd.a', partitions: [0] },
+      { topic: 'cmd.b', partitions: [0] },
+      { topic: 'ledger', partitions: [1] },
+    ]);
+    expect(held.pause).toContainEqual({ topic: 'cmd.a', partitions: [4, 1, 2] });
   });
 });

@@ -149,12 +149,14 @@ export class Partitions {
   }
 
   /**
-   * A co-partitioned topic's partition count changed (partition-watch.ts): no command partition
-   * is consumed any more, since a bizId's records and its ledger entry may no longer share a
-   * partition number. Only a restart after the topics are grown together lifts it.
+   * A co-partitioned topic's partition count changed (partition-watch.ts): the command
+   * partitions from `from` (the count at start) on are not consumed any more, since their bizIds'
+   * ledger entries are elsewhere; the ones below drain. Only a restart after `topics grow` lifts
+   * it.
    */
-  holdForRepartition(): void {
-    this.#hold('repartitioned', true);
+  holdForRepartition(from: number): void {
+    this.#holds = { ...this.#holds, unplaceableFrom: from };
+    this.#fetch();
   }
 
   /** The command topics held back for backpressure. */
@@ -232,7 +234,7 @@ export class Partitions {
     if (this.#stopping) this.#dispatch(partition, { type: 'stop', ...this.#stopping });
   }
 
-  #hold(hold: 'breaker' | 'stopping' | 'repartitioned', on: boolean): void {
+  #hold(hold: 'breaker' | 'stopping', on: boolean): void {
     const all = new Set(this.#holds.all);
     if (on) all.add(hold);
     else all.delete(hold);

@@ -1,24 +1,36 @@
 /**
  * `signing-bridge topics grow --partitions N`: every co-partitioned topic (the command topics and
- * the ledger) grown to N together, with the bridge's group stopped, and each ledger entry moved
- * to the partition its bizId has under N, so a bizId's commands and its entry stay on one
- * partition number (docs/design.md, "Partition counts").
+ * the ledger) brought to N, with the bridge's group stopped, and each ledger entry moved to the
+ * partition its bizId has under N, so a bizId's commands and its entry stay on one partition
+ * number (docs/design.md, "Partition counts").
  *
- * Refused, changing nothing, while the group has members (they place records by the old count)
- * or has not committed every command record (one left behind would run after newer records of
- * its bizId written to the new partition).
+ * The topics may have different counts (the command topics grown alone by hand): N must be at
+ * least the largest, and only the topics below it grow. The count the bridge placed records by
+ * is the smallest: partitions at or above it were never consumed, so their records wait for the
+ * grow; records on the partitions below it must all be committed (one left behind could be
+ * forwarded to its new partition behind newer records of its bizId), and a held bridge still
+ * runs those. With every topic at N already (a grow cut off before its entries moved) it only
+ * moves the entries, which is idempotent. Refused, changing nothing, while the group has members.
  */
 import { TopicsGrowRefused } from '../../errors.js';
-import { type InboundRecord, type KafkaTools, keyPartition } from '../../kafka/index.js';
+import {
+  type ClusterAdmin,
+  type InboundRecord,
+  type KafkaTools,
+  keyPartition,
+  type OutboundRecord,
+} from '../../kafka/index.js';
 import { entryTombstone } from '../../ledger/index.js';
 import type { TopicNames } from '../../schemas/messages/index.js';
 
 export interface GrowResult {
-  readonly from: number;
-  readonly to: number;
+  /** The topics that grew (none when every one had N already). */
+  readonly grown: readonly string[];
   /** Ledger entries written to their new partition (and deleted from the old one). */
   readonly moved: number;
 }
+
+type Reason = TopicsGrowRefused['details']['reason'];
 
 // The ledger's own records (ownership markers, the careful and forwarded marks) are keyed with a
 // leading space, which no bizId has: they belong to their partition and stay.
@@ -37,115 +49,135 @@ export async function growTopics(
     const partitions = Object.fromEntries(
       [...described.values()].map((d) => [d.topic, d.partitions]),
     );
-    const refuse = (
-      reason: TopicsGrowRefused['details']['reason'],
-      why: string,
-      lag?: Record<string, number>,
-    ) =>
+    const refuse = (reason: Reason, why: string, lag?: Record<string, number>) =>
       new TopicsGrowRefused(`topics not grown: ${why}`, {
         details: { reason, groupId, partitions, ...(lag ? { lag } : {}) },
       });
-    const counts = new Set(Object.values(partitions));
-    const [from] = counts;
-    if (counts.size !== 1 || from === undefined || described.size !== coPartitioned.length) {
+    const missing = coPartitioned.filter((topic) => partitions[topic] === undefined);
+    if (missing.length > 0) {
+      throw refuse('missing', `${missing.join(', ')} missing; \`topics create\` makes them`);
+    }
+    const counts = Object.values(partitions);
+    const from = Math.min(...counts);
+    const largest = Math.max(...counts);
+    if (to < largest) {
       throw refuse(
-        'not-co-partitioned',
-        'the command topics and the ledger do not share one partition count; `topics check` lists them',
+        'smaller',
+        `a topic has ${largest} partitions; give --partitions ${largest} or more`,
       );
     }
-    if (to <= from)
+    const grown = coPartitioned.filter((topic) => (partitions[topic] ?? to) < to);
+    // Asked before the members, so that run while the bridge drains it says when that is done.
+    const lag =
+      grown.length > 0
+        ? await uncommitted(admin, groupId, Object.values(topics.commands), from)
+        : {};
+    if (Object.keys(lag).length > 0) {
       throw refuse(
-        'not-larger',
-        `they have ${from} partitions; give --partitions larger than that`,
+        'lag',
+        `group ${groupId} has not committed every command record on the partitions below ${from}: with the producers stopped, leave the bridge running until this no longer refuses for lag, stop it, then grow`,
+        lag,
       );
+    }
     if ((await admin.groupMembers(groupId)) > 0) {
       throw refuse(
         'group-active',
         `group ${groupId} has members: stop every instance of the bridge first`,
       );
     }
-    const lag = await uncommitted(admin, groupId, Object.values(topics.commands));
-    if (Object.keys(lag).length > 0) {
-      throw refuse(
-        'lag',
-        `group ${groupId} has not committed every command record: start the bridge with the producers stopped until the lag is 0, stop it, then grow`,
-        lag,
-      );
-    }
     const entries = await ledgerEntries(tools, topics.ledger);
-    await admin.createPartitions(coPartitioned, to);
-    const moved = await moveEntries(tools, topics.ledger, entries, to);
-    return { from, to, moved };
+    if (grown.length > 0) await admin.createPartitions(grown, to);
+    const moved = await moveEntries(tools, planMoves(topics.ledger, entries, to));
+    return { grown, moved };
   } finally {
     await admin.disconnect();
   }
 }
 
+/** Records not committed yet on the partitions the bridge consumed: those below `below`. */
 async function uncommitted(
-  admin: Awaited<ReturnType<KafkaTools['clusterAdmin']>>,
+  admin: ClusterAdmin,
   groupId: string,
   commandTopics: readonly string[],
+  below: number,
 ): Promise<Record<string, number>> {
   const lag: Record<string, number> = {};
   for (const topic of commandTopics) {
     const committed = await admin.committed(groupId, topic);
     for (const { partition, start, end } of await admin.ranges(topic)) {
-      const from = BigInt(committed.get(partition) ?? start);
-      const behind = BigInt(end) - from;
+      if (partition >= below) continue;
+      const behind = BigInt(end) - BigInt(committed.get(partition) ?? start);
       if (behind > 0n) lag[`${topic}/${partition}`] = Number(behind);
     }
   }
   return lag;
 }
 
-/** The last record of every bizId's entry, with the partition it is on (tombstones drop it). */
-async function ledgerEntries(
-  tools: KafkaTools,
-  ledger: string,
-): Promise<Map<string, InboundRecord>> {
-  const latest = new Map<string, InboundRecord>();
+/** Per bizId, the last record of its entry on each partition that still holds one. */
+export type LedgerEntries = ReadonlyMap<string, ReadonlyMap<number, InboundRecord>>;
+
+// Per partition, not per key: a moved entry's copy and its old partition's tombstone are read in
+// no set order, and the tombstone must not erase the copy.
+async function ledgerEntries(tools: KafkaTools, ledger: string): Promise<LedgerEntries> {
+  const live = new Map<string, Map<number, InboundRecord>>();
   const reader = tools.reader({ topics: [ledger], start: 'beginning', toEnd: true });
   await reader.start((records) => {
     for (const record of records) {
       const key = record.key?.toString();
       if (key === undefined || !isEntryKey(key)) continue;
-      if (record.value === null) latest.delete(key);
-      else latest.set(key, record);
+      const held = live.get(key) ?? new Map<number, InboundRecord>();
+      if (record.value === null) held.delete(record.partition);
+      else held.set(record.partition, record);
+      live.set(key, held);
     }
   });
   await reader.done;
-  return latest;
+  return live;
 }
 
-/** Each entry on its new partition first, then its tombstone on the old one: never lost between. */
-async function moveEntries(
-  tools: KafkaTools,
-  ledger: string,
-  entries: ReadonlyMap<string, InboundRecord>,
-  to: number,
-): Promise<number> {
-  const moving = [...entries].filter(
-    ([key, record]) => keyPartition(Buffer.from(key), to) !== record.partition,
-  );
-  if (moving.length === 0) return 0;
+export interface MovePlan {
+  /** Entries written to their bizId's partition under the new count. */
+  readonly copies: readonly OutboundRecord[];
+  /** Then the entries left on other partitions deleted. */
+  readonly tombstones: readonly OutboundRecord[];
+}
+
+/**
+ * Where an entry is on its bizId's partition already, that one is kept (a copy of an earlier run,
+ * or written by a bridge since): the others are stale. Otherwise the newest elsewhere is copied
+ * there. So a second run after one cut off finishes it, and after one that completed does nothing.
+ */
+export function planMoves(ledger: string, entries: LedgerEntries, to: number): MovePlan {
+  const copies: OutboundRecord[] = [];
+  const tombstones: OutboundRecord[] = [];
+  for (const [key, held] of entries) {
+    const target = keyPartition(Buffer.from(key), to);
+    const elsewhere = [...held.values()].filter((record) => record.partition !== target);
+    const newest = elsewhere.reduce<InboundRecord | undefined>(
+      (latest, record) =>
+        latest === undefined || BigInt(record.timestamp) > BigInt(latest.timestamp)
+          ? record
+          : latest,
+      undefined,
+    );
+    if (!held.has(target) && newest !== undefined) {
+      copies.push({ topic: ledger, partition: target, key, value: newest.value });
+    }
+    for (const { partition } of elsewhere) tombstones.push(entryTombstone(ledger, partition, key));
+  }
+  return { copies, tombstones };
+}
+
+/** Every copy before any tombstone: an entry is never missing between. */
+async function moveEntries(tools: KafkaTools, { copies, tombstones }: MovePlan): Promise<number> {
+  if (copies.length === 0 && tombstones.length === 0) return 0;
   const producer = await tools.positionedProducer();
   try {
-    for (let i = 0; i < moving.length; i += 500) {
-      const chunk = moving.slice(i, i + 500);
-      await producer.send(
-        chunk.map(([key, record]) => ({
-          topic: ledger,
-          partition: keyPartition(Buffer.from(key), to),
-          key,
-          value: record.value,
-        })),
-      );
-      await producer.send(
-        chunk.map(([key, record]) => entryTombstone(ledger, record.partition, key)),
-      );
+    for (const records of [copies, tombstones]) {
+      for (let i = 0; i < records.length; i += 500) await producer.send(records.slice(i, i + 500));
     }
   } finally {
     await producer.disconnect();
   }
-  return moving.length;
+  return copies.length;
 }
