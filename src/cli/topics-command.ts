@@ -19,7 +19,7 @@ import {
 import { growTopics } from './ops/topics-grow.js';
 
 const USAGE = `Usage: signing-bridge topics (create | check) [--json]
-       signing-bridge topics grow --partitions N
+       signing-bridge topics grow --partitions N [--accept-lag]
 
 Every topic of the bridge (the command topics, events, dead-letter and ledger) with the
 settings it should have: partitions (TOPIC_PARTITIONS), replication factor
@@ -36,10 +36,14 @@ and for the ledger its compaction settings.
           the entries (completing a grow cut off). Refused (exit 1, changing nothing) while the
           group KAFKA_GROUP_ID has members, or has not committed every record on the partitions
           below the smallest count: stop the producers and the bridge, grow, set
-          TOPIC_PARTITIONS=N, start the bridge, then the producers
+          TOPIC_PARTITIONS=N, start the bridge, then the producers. With --accept-lag it grows
+          all the same (the bridge stopped with records it can no longer run on mixed counts):
+          after the grow each of those records is forwarded to its bizId's new partition and
+          runs behind what is already there, so a bizId may see its newer commands first
 
 Options:
   --partitions N  for grow: the partition count to grow to
+  --accept-lag    for grow: grow although records below the smallest count were not run
   --json      one JSON object per topic: topic, role, exists, created, partitions,
               replicationFactor, configs, differences [{setting, expected, actual}]
   -h, --help  show this help
@@ -48,7 +52,7 @@ Options:
 export const TOPICS: OperatorSpec = {
   name: 'topics',
   usage: USAGE,
-  options: { partitions: { type: 'string' } },
+  options: { partitions: { type: 'string' }, 'accept-lag': { type: 'boolean' } },
   run: topics,
 };
 
@@ -62,7 +66,7 @@ async function topics(context: OperatorContext, values: Values, positionals: str
     throw inputInvalid('<action>', 'give create, check or grow');
   }
   if (extra.length > 0) throw inputInvalid('arguments', `unexpected "${extra.join(' ')}"`);
-  if (action === 'grow') return grow(context, values.partitions);
+  if (action === 'grow') return grow(context, values.partitions, values['accept-lag'] === true);
   const kafka = await context.connect();
   const table = topicTable(context.topics, kafka.topicLayout);
   const admin = await kafka.clusterAdmin();
@@ -124,7 +128,11 @@ function printState(out: Output, { row, actual, differences }: TopicState, creat
   out.result(json, lines.join('\n'));
 }
 
-async function grow(context: OperatorContext, partitions: unknown): Promise<number> {
+async function grow(
+  context: OperatorContext,
+  partitions: unknown,
+  acceptLag: boolean,
+): Promise<number> {
   const to = Number(partitions);
   if (typeof partitions !== 'string' || !Number.isSafeInteger(to) || to < 1) {
     throw inputInvalid('--partitions', 'give the partition count to grow to, a whole number');
@@ -132,7 +140,15 @@ async function grow(context: OperatorContext, partitions: unknown): Promise<numb
   const kafka = await context.connect();
   const groupId = context.config.KAFKA_GROUP_ID;
   try {
-    const { grown, moved } = await growTopics(kafka, context.topics, groupId, to);
+    const { grown, moved, lag } = await growTopics(kafka, context.topics, groupId, to, {
+      acceptLag,
+    });
+    const unrun = Object.values(lag).reduce((sum, n) => sum + n, 0);
+    if (unrun > 0) {
+      context.out.heading(
+        `--accept-lag: ${unrun} command records below the old count were not run; the bridge forwards each to its bizId's partition under ${to}, behind what is there (${Object.keys(lag).join(', ')})`,
+      );
+    }
     const what =
       grown.length > 0
         ? `grew ${grown.join(', ')} to ${to} partitions`

@@ -137,7 +137,11 @@ describe('growTopics', () => {
       { 'cmd.a': TO, 'cmd.b': TO, ledger: FROM },
       { 'cmd.a': [FROM, TO - 1] },
     );
-    expect(await growTopics(tools, topics, 'g', TO)).toEqual({ grown: ['ledger'], moved: 1 });
+    expect(await growTopics(tools, topics, 'g', TO)).toEqual({
+      grown: ['ledger'],
+      moved: 1,
+      lag: {},
+    });
     expect(created).toEqual([{ topics: ['ledger'], count: TO }]);
     expect(written.map((r) => [r.partition, r.value === null])).toEqual([
       [newPartition, false],
@@ -159,6 +163,20 @@ describe('growTopics', () => {
     expect(written).toEqual([]);
   });
 
+  it('when a partition below the smallest count lags and the lag is accepted, then it grows, moves the entry and reports the lag', async () => {
+    const { tools, created, written } = cluster(
+      { 'cmd.a': TO, 'cmd.b': TO, ledger: FROM },
+      { 'cmd.b': [FROM - 1, FROM] },
+    );
+    expect(await growTopics(tools, topics, 'g', TO, { acceptLag: true })).toEqual({
+      grown: ['ledger'],
+      moved: 1,
+      lag: { [`cmd.b/${FROM - 1}`]: 1 },
+    });
+    expect(created).toEqual([{ topics: ['ledger'], count: TO }]);
+    expect(written).toHaveLength(2);
+  });
+
   it('when N is below a topic’s count, then it is refused as smaller', async () => {
     const { tools } = cluster({ 'cmd.a': TO, 'cmd.b': FROM, ledger: FROM });
     await expect(growTopics(tools, topics, 'g', TO - 1)).rejects.toMatchObject({
@@ -171,7 +189,7 @@ describe('growTopics', () => {
       { 'cmd.a': TO, 'cmd.b': TO, ledger: TO },
       { 'cmd.a': [0] },
     );
-    expect(await growTopics(tools, topics, 'g', TO)).toEqual({ grown: [], moved: 1 });
+    expect(await growTopics(tools, topics, 'g', TO)).toEqual({ grown: [], moved: 1, lag: {} });
     expect(created).toEqual([]);
     expect(written).toHaveLength(2);
   });

@@ -11,6 +11,12 @@
  * forwarded to its new partition behind newer records of its bizId), and a held bridge still
  * runs those. With every topic at N already (a grow cut off before its entries moved) it only
  * moves the entries, which is idempotent. Refused, changing nothing, while the group has members.
+ *
+ * `acceptLag` is the way out when those records cannot drain: the bridge stopped (or crashed)
+ * with records left below the smallest count, and it will not start on mixed counts. After the
+ * grow the bridge forwards each of them to its bizId's partition under N, where it runs behind
+ * what that partition already holds: a bizId with records on both sides may see its newer ones
+ * first. The operator accepts that by asking for it; the lag is still reported.
  */
 import { TopicsGrowRefused } from '../../errors.js';
 import {
@@ -28,6 +34,8 @@ export interface GrowResult {
   readonly grown: readonly string[];
   /** Ledger entries written to their new partition (and deleted from the old one). */
   readonly moved: number;
+  /** Records not run below the smallest count, per `topic/partition`, grown over by acceptLag. */
+  readonly lag: Readonly<Record<string, number>>;
 }
 
 type Reason = TopicsGrowRefused['details']['reason'];
@@ -36,11 +44,17 @@ type Reason = TopicsGrowRefused['details']['reason'];
 // leading space, which no bizId has: they belong to their partition and stay.
 const isEntryKey = (key: string) => !key.startsWith(' ');
 
+export interface GrowOptions {
+  /** Grow although records below the smallest count were not run (see above). */
+  readonly acceptLag?: boolean;
+}
+
 export async function growTopics(
   tools: KafkaTools,
   topics: TopicNames,
   groupId: string,
   to: number,
+  { acceptLag = false }: GrowOptions = {},
 ): Promise<GrowResult> {
   const coPartitioned = [...Object.values(topics.commands), topics.ledger];
   const admin = await tools.clusterAdmin();
@@ -72,10 +86,10 @@ export async function growTopics(
       grown.length > 0
         ? await uncommitted(admin, groupId, Object.values(topics.commands), from)
         : {};
-    if (Object.keys(lag).length > 0) {
+    if (Object.keys(lag).length > 0 && !acceptLag) {
       throw refuse(
         'lag',
-        `group ${groupId} has not committed every command record on the partitions below ${from}: with the producers stopped, leave the bridge running until this no longer refuses for lag, stop it, then grow`,
+        `group ${groupId} has not committed every command record on the partitions below ${from}: with the producers stopped, leave the bridge running until this no longer refuses for lag, stop it, then grow (or, if it cannot drain them, grow with --accept-lag)`,
         lag,
       );
     }
@@ -88,7 +102,7 @@ export async function growTopics(
     const entries = await ledgerEntries(tools, topics.ledger);
     if (grown.length > 0) await admin.createPartitions(grown, to);
     const moved = await moveEntries(tools, planMoves(topics.ledger, entries, to));
-    return { grown, moved };
+    return { grown, moved, lag };
   } finally {
     await admin.disconnect();
   }
