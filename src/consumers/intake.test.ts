@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { type InboundRecord, keyPartition } from '../kafka/index.js';
-import { PartitionTask } from '../partitions/index.js';
+import { LedgerReader } from '../ledger/index.js';
+import { CrashGuard } from '../partitions/crash-guard.js';
+import { CAREFUL_SCHEDULING_KEY, PartitionTask } from '../partitions/index.js';
 import { topicNames } from '../schemas/messages/index.js';
 import { Intake } from './intake.js';
 import type { Job } from './job.js';
@@ -33,35 +35,78 @@ function record(bizId: string, offset: number): InboundRecord {
   };
 }
 
-/** Intake on partition 0 of the remind topic, with a scheduler that notes what it is given. */
-function intakeOnPartition0() {
-  const pushed: { key: string; offset: string; forwardTo: number | undefined }[] = [];
+/**
+ * Intake on partition 0 of the remind topic, with a scheduler that notes what it is given and
+ * gives each scheduling key room for `bound` commands not ended.
+ */
+function intakeOnPartition0(task = new PartitionTask(0, { phase: 'active' }), bound = Infinity) {
+  const pushed: { key: string; offset: string; forwardTo: number | undefined; careful: boolean }[] =
+    [];
+  const ended = new Set<string>();
+  const inHand = (key: string) => pushed.filter((p) => p.key === key && !ended.has(p.offset));
   const scheduler = {
     isSaturated: () => false,
-    laneHasRoom: () => true,
+    laneHasRoom: (key: string) => inHand(key).length < bound,
     push: (key: string, job: Job) =>
-      pushed.push({ key, offset: job.record.offset, forwardTo: job.forwardTo }),
+      pushed.push({
+        key,
+        offset: job.record.offset,
+        forwardTo: job.forwardTo,
+        careful: job.careful ?? false,
+      }),
   } as unknown as KeyScheduler<Job>;
-  const task = new PartitionTask(0, { phase: 'active' });
+  const seeks: string[] = [];
+  const heldBack: { bizId: string; offset: string }[] = [];
   const intake = new Intake({
     scheduler,
     partitions: {
       onLedgerBatch: () => {},
       holdTopics: () => {},
       task: () => task,
-      rewind: () => [],
-      seek: () => {},
+      rewind: (_topic, key) => {
+        const offset = task.rewindFor(topic, key);
+        if (offset !== undefined) seeks.push(offset);
+        return offset === undefined ? [] : [0];
+      },
+      seek: (_topic, _partition, offset) => seeks.push(offset),
       heldKeys: () => new Map(),
     },
     typeOf: new Map([[topic, 'remind']]),
     classOf: () => 'bulk',
     limits: DEFAULT_RECORD_LIMITS,
     commandPartitions: PARTITIONS,
-    observer: {},
+    observer: { keyHeldBack: ({ bizId, offset }) => heldBack.push({ bizId, offset }) },
   });
   const deliver = (records: InboundRecord[]) =>
     intake.onBatch({ topic, partition: 0, records, resolve: () => {} });
-  return { pushed, deliver };
+  /** The command ends, as the runner ends it; its key is told once below half its room. */
+  const end = (offset: string) => {
+    ended.add(offset);
+    task.finish(topic, offset);
+    const { key, careful } = pushed.find((p) => p.offset === offset) as (typeof pushed)[number];
+    if (careful) task.carefulEnded();
+    if (inHand(key).length < Math.ceil(bound / 2)) intake.laneRelieved(key, 'remind');
+  };
+  const offsetsOf = (key: string) => pushed.filter((p) => p.key === key).map((p) => p.offset);
+  return { pushed, deliver, end, offsetsOf, seeks, heldBack, task };
+}
+
+/** A task of partition 0 in a careful run (a crash loop) over the remind topic up to `until`. */
+function carefulTask(until: bigint): PartitionTask {
+  const task = new PartitionTask(0, { phase: 'active' });
+  const guard = new CrashGuard({
+    partition: 0,
+    ledgerTopic: 'ledger',
+    marker: { kind: 'acquired', instance: 'me', nonce: 'n' },
+    outbox: { write: async () => {} } as never,
+    maxDeaths: 2,
+    onRefused: () => {},
+    // As partitions.ts wires it.
+    carefulHeldBack: () => task.holdsBack(CAREFUL_SCHEDULING_KEY),
+  });
+  task.acquire(guard, new LedgerReader({ instance: 'me', nonce: 'n' }), 0);
+  task.recover(new Map([[topic, until]]), true, undefined);
+  return task;
 }
 
 describe('Intake', () => {
@@ -70,8 +115,8 @@ describe('Intake', () => {
     const [a, b] = bizIds(2, 0, true) as [string, string];
     deliver([record(a, 0), record(b, 1)]);
     expect(pushed).toEqual([
-      { key: a, offset: '0', forwardTo: undefined },
-      { key: b, offset: '1', forwardTo: undefined },
+      { key: a, offset: '0', forwardTo: undefined, careful: false },
+      { key: b, offset: '1', forwardTo: undefined, careful: false },
     ]);
   });
 
@@ -87,6 +132,51 @@ describe('Intake', () => {
       keyPartition(Buffer.from(a), PARTITIONS),
       keyPartition(Buffer.from(b), PARTITIONS),
     ]);
-    expect(pushed[1]).toEqual({ key: home, offset: '1', forwardTo: undefined });
+    expect(pushed[1]).toEqual({ key: home, offset: '1', forwardTo: undefined, careful: false });
+  });
+
+  it('when a partition has its share of records to forward in hand, then later ones of any bizId are left in Kafka, its own bizIds go on, and the forwarded ones are read again in offset order once half ended', () => {
+    const { deliver, end, offsetsOf, seeks, heldBack, task } = intakeOnPartition0(undefined, 2);
+    const [a, b] = bizIds(2, 0, false) as [string, string];
+    const [home] = bizIds(1, 0, true) as [string];
+    const forward = ` forward ${topic}/0`;
+    deliver([a, b, home, b, a, home].map((bizId, offset) => record(bizId, offset)));
+    expect(offsetsOf(forward)).toEqual(['0', '1']);
+    expect(offsetsOf(home)).toEqual(['2', '5']);
+    expect(heldBack).toEqual([{ bizId: forward, offset: '3' }]);
+    end('0');
+    end('2');
+    end('5');
+    // Offset 1 is still in hand: below half of the share, not yet read again.
+    expect(seeks).toEqual([]);
+    expect(task.committable()).toEqual([{ topic, partition: 0, offset: '1' }]);
+    end('1');
+    expect(seeks).toEqual(['3']);
+    expect(task.committable()).toEqual([{ topic, partition: 0, offset: '3' }]);
+    deliver([b, a, home].map((bizId, i) => record(bizId, 3 + i)));
+    expect(offsetsOf(forward)).toEqual(['0', '1', '3', '4']);
+    expect(offsetsOf(home)).toEqual(['2', '5']);
+  });
+
+  it('when a careful run has its share in hand, then later records of the partition are left in Kafka, and read again as careful ones once half ended, even past the crashed range', () => {
+    const task = carefulTask(1n);
+    const { deliver, end, pushed, offsetsOf, seeks } = intakeOnPartition0(task, 2);
+    const [a, b] = bizIds(2, 0, true) as [string, string];
+    deliver([a, b, a].map((bizId, offset) => record(bizId, offset)));
+    expect(offsetsOf(CAREFUL_SCHEDULING_KEY)).toEqual(['0', '1']);
+    end('0');
+    end('1');
+    // Both careful records and the crashed range are done with; one is left under the key.
+    expect(task.careful).toBe(true);
+    expect(seeks).toEqual(['2']);
+    deliver([record(a, 2)]);
+    expect(pushed.at(-1)).toEqual({
+      key: CAREFUL_SCHEDULING_KEY,
+      offset: '2',
+      forwardTo: undefined,
+      careful: true,
+    });
+    end('2');
+    expect(task.careful).toBe(false);
   });
 });

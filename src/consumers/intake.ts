@@ -1,5 +1,9 @@
 import type { FetchedBatch, InboundRecord } from '../kafka/index.js';
-import type { Partitions, PartitionTask } from '../partitions/index.js';
+import {
+  CAREFUL_SCHEDULING_KEY,
+  type Partitions,
+  type PartitionTask,
+} from '../partitions/index.js';
 import type { CommandType } from '../schemas/messages/index.js';
 import { forwardingKey, forwardTarget } from './forwarding.js';
 import type { Job } from './job.js';
@@ -38,10 +42,22 @@ function holdName(name: string, prerequisite: boolean): string {
 }
 
 /**
- * The key records that run partition-wide in offset order (forwarded ones, careful ones) are
- * received under: they are never held back. A leading space: no bizId has one.
+ * The key a record is scheduled, bounded and left in Kafka under: its bizId; for the records a
+ * partition forwards, one key per topic and partition, since they must be forwarded in offset
+ * order (forwarding.ts); during a careful run, the careful key (crash-guard.ts: one at a time, in
+ * order). A record read again gets the key it was left under, so that it is taken, not skipped:
+ * whether it is forwarded depends on the record alone, and care lasts while records are left
+ * under its key.
  */
-const UNBOUNDED_KEY = ' unbounded';
+function schedulingKey(
+  record: InboundRecord,
+  task: PartitionTask,
+  forwardTo: number | undefined,
+  maxKeyBytes: number,
+): string {
+  if (task.careful) return CAREFUL_SCHEDULING_KEY;
+  return forwardTo === undefined ? keyText(record.key, maxKeyBytes) : forwardingKey(record);
+}
 
 /**
  * Hands fetched command records to the scheduler, keyed by bizId, and returns at once: the
@@ -49,7 +65,7 @@ const UNBOUNDED_KEY = ' unbounded';
  * it runs, before it is decoded).
  *
  * - A bizId whose commands of a topic are at its bound (docs/design.md, "Hot keys") takes no
- *   more of them: they are left in Kafka and the partition goes on with the others. Once the
+ *   more of them (so do a partition's forwarded records, and a careful run: schedulingKey): they are left in Kafka and the partition goes on with the others. Once the
  *   bizId is below half its bound, the partition is fetched again from the first it left
  *   (partitions.rewind), and what was seen before is skipped.
  * - When the scheduler says a priority class is full (past its share of MAX_PENDING commands or
@@ -112,8 +128,8 @@ export class Intake {
   }
 
   /**
-   * Per command type: the most commands one scheduling key holds in hand (a bizId's, or the
-   * records a partition forwards), and the bizIds with commands left in Kafka.
+   * Per command type: the most commands one scheduling key holds in hand (a bizId's, a
+   * partition's forwarded records, or a careful run's), and the keys with commands left in Kafka.
    */
   hotKeys(): Array<{ type: CommandType; longest: number; heldBack: number }> {
     const { scheduler, partitions, typeOf } = this.#options;
@@ -134,10 +150,9 @@ export class Intake {
   ): void {
     const { scheduler, limits, commandPartitions, classOf, observer } = this.#options;
     const forwardTo = forwardTarget(record, limits, commandPartitions);
-    const key = keyText(record.key, limits.maxKeyBytes);
-    const bounded = forwardTo === undefined && !task.careful;
-    const fate = task.receive(record.topic, record.offset, bounded ? key : UNBOUNDED_KEY, () =>
-      bounded ? scheduler.laneHasRoom(key, type, classOf(type)) : true,
+    const key = schedulingKey(record, task, forwardTo, limits.maxKeyBytes);
+    const fate = task.receive(record.topic, record.offset, key, () =>
+      scheduler.laneHasRoom(key, type, classOf(type)),
     );
     if (fate === 'hold-first') {
       const { partition, offset } = record;
@@ -147,9 +162,9 @@ export class Intake {
     const job = newJob(record, task, type, limits.maxKeyBytes);
     job.forwardTo = forwardTo;
     job.admitted = admitted;
-    const careful = task.carefulKey(record);
-    job.careful = careful !== undefined;
-    scheduler.push(careful ?? (forwardTo === undefined ? key : forwardingKey(record)), job);
+    // Counts the careful run in the task: the same answer as task.careful above.
+    job.careful = task.carefulKey(record) !== undefined;
+    scheduler.push(key, job);
   }
 
   /** Keys that have everything in hand again are said so; nothing left to take: skip ahead. */

@@ -37,6 +37,11 @@ export interface CrashGuardOptions {
   readonly maxDeaths: number;
   /** The ledger refused a write for good. */
   readonly onRefused: (error: unknown) => void;
+  /**
+   * Whether records are left in Kafka under the careful key (their lane was at its bound): care
+   * lasts until they were read again, so that they are taken under the key they were left under.
+   */
+  readonly carefulHeldBack?: () => boolean;
 }
 
 /** A command record as the guard sees it. */
@@ -152,7 +157,9 @@ export class CrashGuard {
   }
 
   #maybeDone(): void {
-    if (this.#careful?.until.size === 0 && this.#carefulPending === 0) this.#careful = undefined;
+    if (this.#careful?.until.size !== 0 || this.#carefulPending > 0) return;
+    // Taking a record left calls schedulingKey: it ends, and this is asked again.
+    if (!this.#options.carefulHeldBack?.()) this.#careful = undefined;
   }
 
   /** Whether records are still run one at a time. */

@@ -1,3 +1,4 @@
+export { CAREFUL_SCHEDULING_KEY } from './crash-guard.js';
 export { marginMs, sweepIntervalMs, vouchedSince } from './ledger-upkeep.js';
 export * from './partition-machine.js';
 export { PartitionTask } from './partition-task.js';

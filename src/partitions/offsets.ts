@@ -61,6 +61,11 @@ export class PartitionOffsets {
     return this.#held.size;
   }
 
+  /** Whether the key has records left in Kafka, or is being taken again since a seek back. */
+  holds(key: string): boolean {
+    return this.#held.has(key);
+  }
+
   /**
    * Decides the fate of the record of `key` at `offset`, the next the fetch brings. `hasRoom`
    * is asked only when taking it is the question (a record never seen, or its key's first left).

@@ -210,6 +210,12 @@ export class PartitionTask {
     return this.#offsets.get(topic)?.skipAhead();
   }
 
+  /** Whether the key has records left in Kafka (or being read again) in any topic. */
+  holdsBack(key: string): boolean {
+    for (const offsets of this.#offsets.values()) if (offsets.holds(key)) return true;
+    return false;
+  }
+
   /** Keys of the topic with records left in Kafka. */
   heldKeys(topic: string): number {
     return this.#offsets.get(topic)?.heldKeys ?? 0;

@@ -17,7 +17,7 @@ import {
   type OwnershipMarker,
 } from '../ledger/index.js';
 import type { Outbox } from '../producers/index.js';
-import { CrashGuard } from './crash-guard.js';
+import { CAREFUL_SCHEDULING_KEY, CrashGuard } from './crash-guard.js';
 import { fetchPlan, type Holds } from './fetch-plan.js';
 import { LedgerUpkeep } from './ledger-upkeep.js';
 import { OffsetCommitter } from './offset-committer.js';
@@ -358,6 +358,7 @@ export class Partitions {
       outbox,
       maxDeaths: settings.crashLoopLimit,
       onRefused: (error) => onLedgerUnwritable(unwritable(ledger.topic, partition, error)),
+      carefulHeldBack: () => task.holdsBack(CAREFUL_SCHEDULING_KEY),
     });
     task.acquire(
       guard,
