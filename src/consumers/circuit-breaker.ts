@@ -59,7 +59,7 @@ export class CircuitBreaker {
   #probesLeft = 0;
   // Probes let through by tryPass() in the current half-open period and not ended yet.
   #probing = 0;
-  // Counts half-open periods: a pass ended in a later one has nothing to give back.
+  // Counts half-open periods: a probe that ends in a later one than its own is no longer out.
   #period = 0;
   #cause: string | undefined;
   // First come first served; a Set keeps the order and forgets a waiter at once.
