@@ -213,4 +213,91 @@ describe('CircuitBreaker', () => {
     circuit.recordFailure('auth');
     expect(changes).toEqual([['open', 'auth']]);
   });
+
+  describe('waiting for a pass', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    /** An open circuit on the faked process clock, with `count` waiters recording their wake-ups. */
+    function waiting(count: number) {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+      const circuit = new CircuitBreaker({
+        failureThreshold: 1,
+        openDurationMs: 1_000,
+        maxOpenDurationMs: 5_000,
+        halfOpenProbes: 1,
+      });
+      circuit.recordFailure('unreachable');
+      const woken: number[] = [];
+      const stops = Array.from({ length: count }, (_, i) =>
+        circuit.whenMayPass(() => woken.push(i)),
+      );
+      return { circuit, woken, stops };
+    }
+
+    it('when it half-opens, then only the longest waiting is woken, to probe; when the probe closes it, every other in order', async () => {
+      const { circuit, woken } = waiting(4);
+      await vi.advanceTimersByTimeAsync(999);
+      expect(woken).toEqual([]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect([circuit.state, woken]).toEqual(['half-open', [0]]);
+      const probe = circuit.tryPass();
+      circuit.recordSuccess();
+      probe?.end();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(woken).toEqual([0, 1, 2, 3]);
+    });
+
+    it('when a probe is out, then no other waiter is woken and no call passes however long it takes; when it fails, the next is woken after the doubled open period', async () => {
+      const { circuit, woken } = waiting(3);
+      await vi.advanceTimersByTimeAsync(1_000);
+      const probe = circuit.tryPass();
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect([woken, circuit.tryPass()]).toEqual([[0], undefined]);
+      circuit.recordFailure('unreachable');
+      probe?.end();
+      await vi.advanceTimersByTimeAsync(1_999);
+      expect(woken).toEqual([0]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(woken).toEqual([0, 1]);
+    });
+
+    it('when a probe ends without a verdict, then the next waiter is woken to probe again after another open period', async () => {
+      const { circuit, woken } = waiting(3);
+      await vi.advanceTimersByTimeAsync(1_000);
+      circuit.tryPass()?.end();
+      await vi.advanceTimersByTimeAsync(999);
+      expect(woken).toEqual([0]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect([circuit.state, woken]).toEqual(['half-open', [0, 1]]);
+    });
+
+    it('when a waiter stops waiting, even once released, then it is never woken', async () => {
+      const { circuit, woken, stops } = waiting(3);
+      stops[1]?.();
+      await vi.advanceTimersByTimeAsync(1_000);
+      circuit.tryPass();
+      circuit.recordSuccess();
+      stops[2]?.();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(woken).toEqual([0]);
+    });
+
+    it('when the circuit is closed, then a waiter is woken at once, but not synchronously', async () => {
+      const { circuit } = breaker();
+      const resume = vi.fn();
+      circuit.whenMayPass(resume);
+      expect(resume).not.toHaveBeenCalled();
+      await Promise.resolve();
+      expect(resume).toHaveBeenCalledOnce();
+    });
+
+    it('when nobody waits, then it keeps no timer while open', () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+      const { circuit, fail } = breaker({ now: undefined });
+      fail(3);
+      expect([circuit.state, vi.getTimerCount()]).toEqual(['open', 0]);
+    });
+  });
 });

@@ -10,6 +10,14 @@ export type StateChangeListener = (
   cause: string | undefined,
 ) => void;
 
+/** A call let through by tryPass(); end() it once the call's verdict, if any, is recorded. */
+export interface Pass {
+  end(): void;
+}
+
+// A pass while closed: its end says nothing the breaker needs.
+const CLOSED_PASS: Pass = { end: () => {} };
+
 export interface CircuitBreakerOptions {
   /** Consecutive transient failures that open the circuit. */
   failureThreshold: number;
@@ -34,8 +42,10 @@ export interface CircuitBreakerOptions {
  * so callers record them as successes. Results recorded while open are ignored: they belong to
  * calls made before opening.
  *
- * There are no timers: open turns half-open when canPass() or refresh() is next called after
- * the open duration; remainingOpenMs() tells the caller when to look again.
+ * Open turns half-open when canPass() or refresh() is next called after the open duration;
+ * remainingOpenMs() tells the caller when to look again. Callers that would rather be told wait
+ * with whenMayPass(): the breaker then keeps one timer, only while someone waits, so that a
+ * paused bridge costs one wake-up per open period however many commands it holds.
  */
 export class CircuitBreaker {
   readonly #options: CircuitBreakerOptions;
@@ -47,7 +57,14 @@ export class CircuitBreaker {
   // When the current open or half-open period began.
   #sinceMs = 0;
   #probesLeft = 0;
+  // Probes let through by tryPass() in the current half-open period and not ended yet.
+  #probing = 0;
+  // Counts half-open periods: a probe that ends in a later one than its own is no longer out.
+  #period = 0;
   #cause: string | undefined;
+  // First come first served; a Set keeps the order and forgets a waiter at once.
+  readonly #waiters = new Set<() => void>();
+  #timer: NodeJS.Timeout | undefined;
 
   constructor(options: CircuitBreakerOptions) {
     const { failureThreshold, openDurationMs, maxOpenDurationMs, halfOpenProbes } = options;
@@ -76,15 +93,45 @@ export class CircuitBreaker {
   canPass(): boolean {
     this.#expireOpen();
     if (this.#state !== 'half-open') return this.#state === 'closed';
-    // Probes whose callers never record a verdict (a request refused before it was sent, say)
-    // must not leave the circuit half-open forever: after another open period without one, probe
-    // again.
-    if (this.#probesLeft === 0 && this.#now() - this.#sinceMs >= this.#openForMs) {
-      this.#startHalfOpen();
-    }
+    if (this.#probesLeft === 0) this.#probeAgain();
     if (this.#probesLeft === 0) return false;
     this.#probesLeft--;
     return true;
+  }
+
+  /**
+   * canPass() for a caller that ends the pass when its call is over: while that probe is out, no
+   * other is let through, however long it takes.
+   */
+  tryPass(): Pass | undefined {
+    if (!this.canPass()) return undefined;
+    if (this.#state === 'closed') return CLOSED_PASS;
+    this.#probing++;
+    const period = this.#period;
+    return { end: () => this.#probeEnded(period) };
+  }
+
+  /**
+   * Calls `resume` once a call may pass, never synchronously: every waiter when the circuit
+   * closes, the longest waiting (one per probe) when it half-opens. Returns a function that stops
+   * waiting.
+   */
+  whenMayPass(resume: () => void): () => void {
+    let waiting = true;
+    // Once released, a waiter is called a microtask later: stopping in between still counts.
+    const waiter = () => {
+      if (waiting) resume();
+      waiting = false;
+    };
+    this.#waiters.add(waiter);
+    this.#expireOpen();
+    if (this.#state === 'closed') this.#release(this.#waiters.size);
+    else if (this.#state === 'half-open' && this.#probesLeft > 0) this.#release(this.#probesLeft);
+    this.#armTimer();
+    return () => {
+      waiting = false;
+      this.#waiters.delete(waiter);
+    };
   }
 
   /** Milliseconds until an open circuit turns half-open; 0 when it is not open. */
@@ -99,6 +146,7 @@ export class CircuitBreaker {
     if (this.#state === 'half-open') {
       this.#openForMs = this.#options.openDurationMs;
       this.#transition('closed');
+      this.#release(this.#waiters.size);
     }
   }
 
@@ -123,18 +171,73 @@ export class CircuitBreaker {
     this.#sinceMs = this.#now();
     this.#failures = 0;
     this.#transition('open');
+    this.#armTimer();
+  }
+
+  #periodOver(): boolean {
+    return this.#now() - this.#sinceMs >= this.#openForMs;
   }
 
   #expireOpen(): void {
-    if (this.#state === 'open' && this.#now() - this.#sinceMs >= this.#openForMs) {
+    if (this.#state === 'open' && this.#periodOver()) {
       this.#startHalfOpen();
       this.#transition('half-open');
+      this.#release(this.#probesLeft);
+    }
+  }
+
+  /**
+   * Probes whose callers never record a verdict (a request refused before it was sent, say, or a
+   * waiter woken to probe that never came) must not leave the circuit half-open forever: after
+   * another open period with no probe out, probe again.
+   */
+  #probeAgain(): void {
+    if (this.#state === 'half-open' && this.#probing === 0 && this.#periodOver()) {
+      this.#startHalfOpen();
+      this.#release(this.#probesLeft);
     }
   }
 
   #startHalfOpen(): void {
     this.#sinceMs = this.#now();
     this.#probesLeft = this.#options.halfOpenProbes;
+    this.#probing = 0;
+    this.#period++;
+  }
+
+  /** A probe's verdict (if any) is recorded: without one, probing again waits for the timer. */
+  #probeEnded(period: number): void {
+    if (this.#state !== 'half-open' || period !== this.#period) return;
+    this.#probing--;
+    this.#armTimer();
+  }
+
+  /** While someone waits and no probe is out, wakes when the open period is over. */
+  #armTimer(): void {
+    const idle = this.#state === 'open' || (this.#state === 'half-open' && this.#probing === 0);
+    if (this.#timer !== undefined || this.#waiters.size === 0 || !idle) return;
+    const dueInMs = Math.max(0, this.#sinceMs + this.#openForMs - this.#now());
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      if (this.#state === 'open') this.#expireOpen();
+      else this.#probeAgain();
+      this.#armTimer();
+    }, dueInMs);
+    this.#timer.unref();
+  }
+
+  /** Wakes the `count` longest waiting, in order, once the current call stack is done. */
+  #release(count: number): void {
+    const released: Array<() => void> = [];
+    for (const waiter of this.#waiters) {
+      if (released.length >= count) break;
+      released.push(waiter);
+    }
+    for (const waiter of released) this.#waiters.delete(waiter);
+    if (released.length === 0) return;
+    queueMicrotask(() => {
+      for (const waiter of released) waiter();
+    });
   }
 
   #transition(next: CircuitState): void {

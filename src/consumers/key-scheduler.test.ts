@@ -439,4 +439,33 @@ describe('KeyScheduler retries and lanes', () => {
     expect(started).toEqual([1]);
     await keys.idle();
   });
+
+  it('when an item asks to wait until told, then it holds no slot and no timer, and runs again only once told; cleared meanwhile, it stops waiting', async () => {
+    vi.useFakeTimers();
+    const resumes: Array<() => void> = [];
+    const stops: Array<() => void> = [];
+    const until = (resume: () => void) => {
+      resumes.push(resume);
+      stops.push(vi.fn());
+      return stops.at(-1) as () => void;
+    };
+    const started: number[] = [];
+    const keys = scheduler({
+      worker: async (item) => {
+        started.push(item.seq);
+        return started.length <= 2 ? { retryInMs: Number.POSITIVE_INFINITY, until } : undefined;
+      },
+      maxInFlight: 1,
+    });
+    keys.push('a', { key: 'a', seq: 1 });
+    keys.push('b', { key: 'b', seq: 2 });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect([started, keys.running, keys.pending, vi.getTimerCount()]).toEqual([[1, 2], 0, 2, 0]);
+    resumes[0]?.();
+    await vi.advanceTimersByTimeAsync(0);
+    expect([started, keys.pending]).toEqual([[1, 2, 1], 1]);
+    expect(keys.clear(() => true).map((item) => item.seq)).toEqual([2]);
+    expect(stops[1]).toHaveBeenCalledOnce();
+    await keys.idle();
+  });
 });

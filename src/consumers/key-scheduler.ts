@@ -1,8 +1,14 @@
 import { type ClassLoad, ClassShares, ONE_CLASS } from './class-shares.js';
 import { KeyLanes, type LaneLoad } from './key-lanes.js';
 
-/** What a run of an item asks for: nothing more (it is finished), or another run later. */
-export type RunVerdict = { readonly retryInMs: number } | undefined;
+/**
+ * What a run of an item asks for: nothing more (it is finished), or another run later: after
+ * retryInMs, or once `until` says so if that comes first (retryInMs may then be Infinity).
+ */
+export type RunVerdict = { readonly retryInMs: number; readonly until?: Wake } | undefined;
+
+/** Calls `resume` once, never synchronously; returns a function that stops waiting. */
+export type Wake = (resume: () => void) => () => void;
 
 export interface KeySchedulerOptions<T> {
   /**
@@ -57,8 +63,8 @@ interface Entry<T> {
   readonly load: ClassLoad;
   readonly laneLoad: LaneLoad;
   readonly size: number;
-  /** Set while the item waits out its retry delay. */
-  timer?: NodeJS.Timeout | undefined;
+  /** Set while the item waits to run again: stops the wait. */
+  stopWaiting?: (() => void) | undefined;
   /** When it became ready to run (pushed, or its retry delay over), as a sequence number. */
   readySince: number;
 }
@@ -235,8 +241,10 @@ export class KeyScheduler<T> {
     for (const [key, queue] of this.#queues) {
       const kept = queue.filter((entry) => {
         if (!predicate(entry.item, key)) return true;
-        if (entry.timer !== undefined) this.#waitingChanged(entry, -1);
-        clearTimeout(entry.timer);
+        if (entry.stopWaiting !== undefined) {
+          this.#waitingChanged(entry, -1);
+          entry.stopWaiting();
+        }
         dropped.push(entry.item);
         this.#forget(entry);
         return false;
@@ -294,13 +302,7 @@ export class KeyScheduler<T> {
     const queue = this.#queues.get(key) ?? [];
     if (verdict) {
       queue.unshift(entry);
-      this.#waitingChanged(entry, 1);
-      entry.timer = setTimeout(() => {
-        entry.timer = undefined;
-        this.#waitingChanged(entry, -1);
-        entry.readySince = this.#readySequence++;
-        this.#wake(key);
-      }, verdict.retryInMs);
+      this.#hold(key, entry, verdict);
     } else {
       this.#forget(entry);
     }
@@ -308,6 +310,24 @@ export class KeyScheduler<T> {
     else this.#markReady(key, queue);
     this.#pump();
     this.#notify();
+  }
+
+  /** The item waits, without a slot, until its delay is over or its `until` wakes it. */
+  #hold(key: string, entry: Entry<T>, { retryInMs, until }: NonNullable<RunVerdict>): void {
+    this.#waitingChanged(entry, 1);
+    const resume = () => {
+      entry.stopWaiting?.();
+      entry.stopWaiting = undefined;
+      this.#waitingChanged(entry, -1);
+      entry.readySince = this.#readySequence++;
+      this.#wake(key);
+    };
+    const timer = Number.isFinite(retryInMs) ? setTimeout(resume, retryInMs) : undefined;
+    const stopUntil = until?.(resume);
+    entry.stopWaiting = () => {
+      clearTimeout(timer);
+      stopUntil?.();
+    };
   }
 
   #wake(key: string): void {
@@ -358,7 +378,7 @@ function runnableIndex<T>(queue: ReadonlyArray<Entry<T>>, load: ClassLoad): numb
   for (const [index, entry] of queue.entries()) {
     if (entry.load !== load || seen.has(entry.lane)) continue;
     seen.add(entry.lane);
-    if (entry.timer !== undefined) continue;
+    if (entry.stopWaiting !== undefined) continue;
     if (chosen < 0 || entry.readySince < (queue[chosen] as Entry<T>).readySince) chosen = index;
   }
   return chosen;

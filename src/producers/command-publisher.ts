@@ -115,7 +115,8 @@ export class CommandPublisher {
   }
 
   /**
-   * The command's terminal event, naming the record it ends (its `source`, and in its ce_id), and
+   * The command's terminal event, naming the record it ends (its `source`, and in its ce_id) and
+   * the command's fingerprint (so a wait for another send of the commandId tells them apart), and
    * its end in the ledger: a `final` ending spends the commandId (kept with the command's
    * fingerprint); any other is remembered by the record's position, so that only a replay of
    * this very record is skipped (src/ledger/entry.ts).
@@ -129,10 +130,10 @@ export class CommandPublisher {
     final: boolean,
   ): Promise<void> {
     const source = producedAt(job.record);
-    const ending = { ...event, data: { ...event.data, source } } as PendingEvent;
+    const fingerprint = job.decoded?.fingerprint;
+    const ending = { ...event, data: { ...event.data, source, fingerprint } } as PendingEvent;
     const encoded = this.#encode(ending, command, job, source);
     const contractId = (event.data as { contractId?: unknown }).contractId;
-    const fingerprint = job.decoded?.fingerprint;
     const next = withCommandEnded(
       this.entry(job),
       command.commandId,

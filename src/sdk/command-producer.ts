@@ -28,6 +28,11 @@ export interface SentCommand<T extends CommandType = CommandType> {
   readonly partition: number;
   /** A decimal string: offsets may exceed 2^53. */
   readonly offset: string;
+  /**
+   * The command's fingerprint, as the bridge computes it: waitForOutcome tells this command from
+   * another sent with the same commandId by it.
+   */
+  readonly fingerprint: string;
 }
 
 export class CommandProducer {
@@ -82,9 +87,9 @@ export class CommandProducer {
 
   async #send(prepared: readonly PreparedCommand[]): Promise<SentCommand[]> {
     const positions = await this.#producer.send(prepared.map((p) => p.record));
-    return prepared.map(({ type, commandId, bizId }, i) => {
+    return prepared.map(({ type, commandId, bizId, fingerprint }, i) => {
       const { topic, partition, offset } = positions[i] as (typeof positions)[number];
-      return { type, commandId, bizId, topic, partition, offset };
+      return { type, commandId, bizId, topic, partition, offset, fingerprint };
     });
   }
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CommandRefused } from '../errors.js';
-import { type CommandType, topicNames } from '../schemas/messages/index.js';
+import { commandFingerprint } from '../ledger/index.js';
+import { COMMANDS, type CommandType, topicNames } from '../schemas/messages/index.js';
 import { COMMAND_MAX_BYTES, type CommandInput, prepareCommand } from './commands.js';
 
 const topics = topicNames('t.');
@@ -39,8 +40,18 @@ describe('prepareCommand', () => {
       type: 'remind',
       commandId: 'c-1',
       bizId: 'order-1',
+      fingerprint: commandFingerprint('remind', remind),
       record: { topic: 't.commands.remind', key: 'order-1', value: JSON.stringify(remind) },
     });
+  });
+
+  it('when a command is prepared, then its fingerprint is the one the bridge makes of the record it decodes; other content, another', () => {
+    const approve = { commandId: 'c-1', bizId: 'order-1', payload: { pass: true, comment: 'ok' } };
+    const prepared = prepareCommand('approve', approve, topics);
+    const decoded = COMMANDS.approve.schema.parse(JSON.parse(String(prepared.record.value)));
+    expect(prepared.fingerprint).toBe(commandFingerprint('approve', decoded));
+    const refused = { ...approve, payload: { pass: false, comment: 'ok' } };
+    expect(prepareCommand('approve', refused, topics).fingerprint).not.toBe(prepared.fingerprint);
   });
 
   it('when the command has no commandId, then a fresh one is made up for each', () => {

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { CommandRefused, type InvalidField } from '../errors.js';
 import type { OutboundRecord } from '../kafka/index.js';
+import { commandFingerprint } from '../ledger/index.js';
 import { describeFields, invalidFields } from '../schemas/issues.js';
 import {
   COMMAND_TYPES,
@@ -35,6 +36,8 @@ export interface PreparedCommand {
   readonly type: CommandType;
   readonly commandId: string;
   readonly bizId: string;
+  /** What the bridge fingerprints it as (src/ledger/fingerprint.ts). */
+  readonly fingerprint: string;
   readonly record: OutboundRecord;
 }
 
@@ -62,7 +65,10 @@ export function prepareCommand(
     refuse(type, [{ path: '(command)', rule }]);
   }
   const { commandId, bizId } = parsed.data;
-  return { type, commandId, bizId, record: { topic: topics.commands[type], key: bizId, value } };
+  // What the schema accepts is plain JSON: the bridge parses the same command from the value.
+  const fingerprint = commandFingerprint(type, parsed.data);
+  const record = { topic: topics.commands[type], key: bizId, value };
+  return { type, commandId, bizId, fingerprint, record };
 }
 
 function refuse(type: string, fields: InvalidField[]): never {

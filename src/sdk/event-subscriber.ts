@@ -70,9 +70,10 @@ export class EventSubscriber {
   /**
    * The command's terminal event: already seen (among the last 10,000 commands) or the next to
    * come. A command is its bizId and commandId (a commandId is unique within its bizId only);
-   * given the record's position too (pass what `CommandProducer.send` returned), the wait is
-   * for the ending of that send: the same command sent again after an ending that was not final
-   * ends again, and only a final ending answers every send of it.
+   * given the record's position and fingerprint too (pass what `CommandProducer.send` returned),
+   * the wait is for the ending of that send: the same command sent again after an ending that
+   * was not final ends again, a final ending answers every later send of the same content, and
+   * a send of other content is answered by its own command.rejected (SB_ERR_COMMAND_ID_REUSED).
    * @throws OutcomeWaitTimedOut after `timeoutMs` (default 60 s)
    * @throws SubscriberUnavailable once stopped, or beyond 10,000 waits at once
    */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OutcomeWaitTimedOut, SubscriberUnavailable } from '../errors.js';
 import type { BridgeEvent } from './events.js';
-import { OutcomeBook, type OutcomeOf } from './outcomes.js';
+import { answers, OutcomeBook, type OutcomeOf } from './outcomes.js';
 
 function ended(commandId: string, terminal = true, subject = 'biz'): BridgeEvent {
   return {
@@ -111,5 +111,64 @@ describe('OutcomeBook', () => {
     const fourth = book.wait({ ...of('a'), ...at('4') });
     book.add(failed('5', true));
     await expect(fourth).resolves.toMatchObject({ id: 'biz/a/failed@t/0/5' });
+  });
+
+  describe('a commandId sent again, as CommandProducer.send returns each send', () => {
+    const at = (offset: string) => ({ topic: 't', partition: 0, offset });
+    // approve X with pass: true (offset 1), then X again: pass: false (offset 2), or pass: true.
+    const first = { ...of('X'), ...at('1'), fingerprint: 'fp-pass' };
+    const reused = { ...of('X'), ...at('2'), fingerprint: 'fp-refuse' };
+    const resent = { ...of('X'), ...at('3'), fingerprint: 'fp-pass' };
+    const recorded = {
+      ...ended('X'),
+      id: 'biz/X/approve@t/0/1',
+      type: 'signingbridge.approval.recorded',
+      data: { source: at('1'), fingerprint: 'fp-pass' },
+    } as unknown as BridgeEvent;
+    const rejected = {
+      ...ended('X'),
+      id: 'biz/X/rejected@t/0/2',
+      type: 'signingbridge.command.rejected',
+      data: { final: false, source: at('2'), error: { code: 'SB_ERR_COMMAND_ID_REUSED' } },
+    } as unknown as BridgeEvent;
+
+    it.each([
+      ['before', [recorded, rejected]],
+      ['after', [rejected, recorded]],
+    ])(
+      'when the first send ends %s the rejection of a send with other content, then each wait gets its own send’s ending',
+      async (_order, arrivals) => {
+        const book = new OutcomeBook();
+        const waits = [book.wait(first), book.wait(reused)];
+        for (const event of arrivals) book.add(event);
+        await expect(Promise.all(waits)).resolves.toEqual([recorded, rejected]);
+        // Waits that begin after both arrived find the same.
+        await expect(book.wait(reused)).resolves.toBe(rejected);
+        await expect(book.wait(first)).resolves.toBe(recorded);
+      },
+    );
+
+    it('when the first send ended for good and the same content is sent again, then its wait gets the first send’s ending, kept or still to come', async () => {
+      const waiting = new OutcomeBook();
+      const before = waiting.wait(resent);
+      waiting.add(recorded);
+      await expect(before).resolves.toBe(recorded);
+      const kept = new OutcomeBook();
+      kept.add(recorded);
+      await expect(kept.wait(resent)).resolves.toBe(recorded);
+    });
+
+    it('when a send has other content, then the first send’s final ending does not answer it; its own rejection does', () => {
+      expect([answers(recorded, reused), answers(rejected, reused)]).toEqual([false, true]);
+      expect([answers(recorded, first), answers(rejected, first)]).toEqual([true, false]);
+    });
+
+    it('when the ending names no fingerprint (an earlier bridge), then a final ending answers every send of its commandId, as before', async () => {
+      const book = new OutcomeBook();
+      const { fingerprint: _, ...withoutFingerprint } = recorded.data as Record<string, unknown>;
+      const older = { ...recorded, data: withoutFingerprint } as unknown as BridgeEvent;
+      book.add(older);
+      await expect(book.wait(reused)).resolves.toBe(older);
+    });
   });
 });

@@ -3,7 +3,8 @@
  * kept, so an outcome that arrived before anyone asked is still found, and the waits are
  * bounded too. A commandId is unique within its bizId only, so a command is (bizId, commandId);
  * and since a command sent again after an ending that is not final ends again, a wait for one
- * send matches the ending of that send's record.
+ * send matches the ending of that send's record. A commandId sent again with other content is
+ * another command, refused: endings carry their command's fingerprint to tell them apart.
  */
 import { OutcomeWaitTimedOut, SubscriberUnavailable } from '../errors.js';
 import type { BridgeEvent } from './events.js';
@@ -22,7 +23,8 @@ const ENDINGS_PER_COMMAND = 8;
 
 /**
  * Which command's outcome to wait for: its bizId and commandId, and, to wait for the ending of
- * one send of it, the record's position (`CommandProducer.send` returns all of these).
+ * one send of it, the record's position and the command's fingerprint (`CommandProducer.send`
+ * returns all of these).
  */
 export interface OutcomeOf {
   readonly bizId: string;
@@ -30,7 +32,10 @@ export interface OutcomeOf {
   readonly topic?: string | undefined;
   readonly partition?: number | undefined;
   readonly offset?: string | undefined;
+  readonly fingerprint?: string | undefined;
 }
+
+type EndingData = { source?: OutcomeOf; fingerprint?: string };
 
 export interface WaitOptions {
   /** Default 60 s. */
@@ -45,16 +50,22 @@ interface Waiter {
 }
 
 /**
- * Whether the ending answers a wait: the ending of that very record, or a final one (the
- * commandId is spent: every later send of it is a duplicate, which publishes nothing). An event
- * of a bridge before 0.3.0 names no record, and answers any wait of its command.
+ * Whether the ending answers a wait: the ending of that very record (its command.rejected, when
+ * the commandId was used by other content), or a final ending of the same command from another
+ * record (the commandId is spent: a later send of the same content is a duplicate, which
+ * publishes nothing). Without a fingerprint on either side (a bridge before this one, a wait
+ * that names none) a final ending is taken for the same command's. An event of a bridge before
+ * 0.3.0 names no record, and answers any wait of its command.
  */
 export function answers(event: BridgeEvent, of: OutcomeOf): boolean {
-  const source = (event.data as { source?: OutcomeOf }).source;
-  if (of.offset === undefined || source === undefined || isFinal(event)) return true;
-  return (
-    source.topic === of.topic && source.partition === of.partition && source.offset === of.offset
-  );
+  const { source, fingerprint } = event.data as EndingData;
+  if (of.offset === undefined || source === undefined) return true;
+  const sameRecord =
+    source.topic === of.topic && source.partition === of.partition && source.offset === of.offset;
+  if (sameRecord) return true;
+  const sameContent =
+    fingerprint === undefined || of.fingerprint === undefined || fingerprint === of.fingerprint;
+  return isFinal(event) && sameContent;
 }
 
 /** A result, or a failure the platform decided: the commandId is spent. */

@@ -128,6 +128,32 @@ describe('EventSubscriber', () => {
     });
   });
 
+  it('when a commandId is sent again, then a send of other content is answered by its own command.rejected and one of the same content by the first send’s result', async () => {
+    const subscriber = await EventSubscriber.start({ brokers }, { topics });
+    const bizId = uniqueBizId('reused');
+    const commandId = `${bizId}-create`;
+    const contract = draft(bizId);
+    const first = await producer.send('create-contract', { commandId, ...contract });
+    const other = { ...contract.payload.contract, subject: `Another ${bizId}` };
+    const reused = await producer.send('create-contract', {
+      commandId,
+      bizId,
+      payload: { contract: other },
+    });
+    const [created, refused] = await Promise.all(
+      [first, reused].map((s) => subscriber.waitForOutcome(s, { timeoutMs: 30_000 })),
+    );
+    expect([created?.type, refused?.type]).toEqual([
+      'signingbridge.contract.created',
+      'signingbridge.command.rejected',
+    ]);
+    expect(refused?.data).toMatchObject({ error: { code: 'SB_ERR_COMMAND_ID_REUSED' } });
+    // The same content again is a duplicate: nothing is published for it, the first result answers.
+    const again = await producer.send('create-contract', { commandId, ...contract });
+    await expect(subscriber.waitForOutcome(again, { timeoutMs: 30_000 })).resolves.toBe(created);
+    await subscriber.stop();
+  });
+
   it('when a record on the events topic is not an event, then it is handed to onUndecodable and reading goes on; dead letters come too', async () => {
     const undecodable: EventUndecodable[] = [];
     const letters: DeadLetter[] = [];

@@ -9,7 +9,7 @@ import {
   RequestNotSent,
 } from '../../errors.js';
 import { outcomeOf } from '../../handlers/outcome.js';
-import type { Handlers, Outcome, PendingEvent } from '../../handlers/types.js';
+import type { CommandContext, Handlers, Outcome, PendingEvent } from '../../handlers/types.js';
 import type { InboundRecord, OutboundRecord } from '../../kafka/index.js';
 import { EMPTY_ENTRY, Ledger, withCommandEnded, withStep } from '../../ledger/index.js';
 import { PartitionTask } from '../../partitions/index.js';
@@ -46,7 +46,7 @@ function remindRecord(
 
 interface Setup {
   /** The remind handler. */
-  readonly remind?: () => Promise<Outcome>;
+  readonly remind?: (context: CommandContext) => Promise<Outcome>;
   /** Stands for Kafka acknowledging the outbox's sends. */
   readonly sink?: (records: readonly OutboundRecord[]) => Promise<void>;
   /** The ledger's memory bound per partition. */
@@ -516,4 +516,91 @@ describe('CommandRunner', () => {
     expect([remind.mock.calls.length, finish.mock.calls.length]).toEqual([2, 0]);
     expect(recordForwarded).not.toHaveBeenCalled();
   });
+});
+
+describe('CommandRunner, commands held by the circuit breaker', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  // A remind command of its own bizId (its key) per index, at that offset.
+  const heldJob = (index: number) => {
+    const command = {
+      commandId: `c-${index}`,
+      bizId: `biz-${index}`,
+      payload: { contractId: 'K1' },
+    };
+    const record = {
+      ...remindRecord(0, String(index)),
+      key: Buffer.from(command.bizId),
+      value: Buffer.from(JSON.stringify(command)),
+    };
+    return newJob(record, task, 'remind', 1_024);
+  };
+
+  /**
+   * An outage of `failedProbes` failed probes, then a probe that takes `slowProbeMs`, then the
+   * platform answers: what the held commands cost meanwhile.
+   */
+  async function outage(commands: number, failedProbes: number, slowProbeMs: number) {
+    vi.useFakeTimers({
+      toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance'],
+    });
+    let probesLeftToFail = failedProbes;
+    const remind = vi.fn(async (context: CommandContext): Promise<Outcome> => {
+      if (probesLeftToFail-- > 0) return transient;
+      if (probesLeftToFail === -1) await new Promise((resolve) => setTimeout(resolve, slowProbeMs));
+      const { commandId, bizId } = context.command;
+      return {
+        kind: 'completed',
+        event: { ...reminderSent, data: { ...reminderSent.data, commandId, bizId } },
+      };
+    });
+    const { runner, breaker, events } = setup({ remind });
+    const halfOpenings = vi.fn();
+    breaker.onStateChange((state) => state === 'half-open' && halfOpenings());
+    for (let i = 0; i < defaultBridgeSettings().breaker.failureThreshold; i++)
+      breaker.recordFailure('unreachable');
+    let runs = 0;
+    const scheduler = new KeyScheduler<Job>({
+      worker: (job, yieldSlot) => {
+        runs++;
+        return runner.run(job, yieldSlot);
+      },
+      maxInFlight: 8,
+      maxPending: commands,
+      onError: (error) => {
+        throw error;
+      },
+    });
+    for (let i = 0; i < commands; i++) scheduler.push(`biz-${i}`, heldJob(i));
+    let elapsedMs = 0;
+    while (scheduler.pending > 0 && elapsedMs < 3_600_000) {
+      await vi.advanceTimersByTimeAsync(1_000);
+      elapsedMs += 1_000;
+    }
+    const completed = events().filter((r) => r.headers?.ce_type === reminderSent.type).length;
+    return {
+      runs,
+      handlerRuns: remind.mock.calls.length,
+      probes: halfOpenings.mock.calls.length,
+      completed,
+    };
+  }
+
+  it.each([
+    ['a quick probe after a short outage', 1, 1_000],
+    ['a probe slower than the open period after a long outage', 6, 240_000],
+  ])(
+    'when many commands are held through an outage (%s), then each runs once while held and once after, the handler only for the probes and each command, whatever the outage lasts',
+    async (_what, failedProbes, slowProbeMs) => {
+      const commands = 300;
+      const cost = await outage(commands, failedProbes, slowProbeMs);
+      expect(cost.completed).toBe(commands);
+      expect(cost.probes).toBe(failedProbes + 1);
+      expect(cost.handlerRuns).toBe(failedProbes + commands);
+      // Held once, woken once when the circuit closes; a probe (and its retry) runs a few more.
+      expect(cost.runs).toBeLessThanOrEqual(2 * commands + 3 * cost.probes);
+    },
+  );
 });

@@ -9,12 +9,12 @@
  */
 import type { Logger } from 'pino';
 import { OutboxClosed, PartitionReleased } from '../../errors.js';
-import type { Handlers } from '../../handlers/types.js';
+import type { Handlers, Outcome } from '../../handlers/types.js';
 import type { Ledger } from '../../ledger/index.js';
 import { marginMs, vouchedSince } from '../../partitions/index.js';
 import type { CommandPublisher } from '../../producers/index.js';
-import { spread } from '../../retry/backoff.js';
-import type { CircuitBreaker } from '../circuit-breaker.js';
+import type { Command } from '../../schemas/messages/index.js';
+import type { CircuitBreaker, Pass } from '../circuit-breaker.js';
 import { decodeCommand } from '../command-decoding.js';
 import type { Forwarding } from '../forwarding.js';
 import { finishJob, type Job } from '../job.js';
@@ -24,9 +24,6 @@ import type { BridgeObserver, BridgeSettings } from '../settings.js';
 import { Endings } from './endings.js';
 import { type HandlerRunOptions, recordVerdict, runHandler } from './handler-run.js';
 import { expiry, reusedId } from './record-gates.js';
-
-// How soon a command held back by an open circuit looks again, at the least.
-const BREAKER_RECHECK_MS = 250;
 
 export interface RunnerOptions {
   readonly handlers: Handlers;
@@ -45,6 +42,8 @@ export class CommandRunner {
   readonly #endings: Endings;
   // Made once: every run of every command hands them to its handler.
   readonly #handlerRun: HandlerRunOptions;
+  // What a command the circuit holds back asks for: no timer, it runs again when its turn comes.
+  readonly #heldByBreaker: RunVerdict;
 
   constructor(options: RunnerOptions) {
     this.#options = options;
@@ -54,6 +53,10 @@ export class CommandRunner {
       publisher,
       log,
       priorityOf: (type) => settings.classes.of[type],
+    };
+    this.#heldByBreaker = {
+      retryInMs: Number.POSITIVE_INFINITY,
+      until: (resume) => options.breaker.whenMayPass(resume),
     };
     this.#endings = new Endings({
       publisher,
@@ -125,15 +128,28 @@ export class CommandRunner {
       if (expired) return this.#endings.reject(job, expired);
       job.vouched = true;
     }
-    if (!breaker.canPass()) {
-      const wait = Math.max(breaker.remainingOpenMs(), BREAKER_RECHECK_MS);
-      return { retryInMs: spread(wait, 0.5) };
-    }
+    const pass = breaker.tryPass();
+    if (pass === undefined) return this.#heldByBreaker;
     job.runs++;
-    const outcome = await runHandler(job, command, controller, this.#handlerRun);
+    const outcome = await this.#call(job, command, controller, pass);
     if (outcome === undefined) return undefined;
-    recordVerdict(breaker, outcome);
     const decision = decide(outcome, job.history, settings, performance.now());
     return this.#endings.act(job, command, decision, handedOver);
+  }
+
+  /** The handler's run, its verdict recorded before its pass ends (a probe's, say). */
+  async #call(
+    job: Job,
+    command: Command,
+    controller: AbortController,
+    pass: Pass,
+  ): Promise<Outcome | undefined> {
+    try {
+      const outcome = await runHandler(job, command, controller, this.#handlerRun);
+      if (outcome !== undefined) recordVerdict(this.#options.breaker, outcome);
+      return outcome;
+    } finally {
+      pass.end();
+    }
   }
 }

@@ -53,6 +53,12 @@ const eventBase = {
   source: RecordPosition.optional().describe(
     'On the event that ends a command: the command record it ended, where its producer wrote it (the position CommandProducer.send returns; a forwarded copy names its original). The same commandId sent again after an ending that is not final ends again, from another record. Since 0.3.0.',
   ),
+  fingerprint: z
+    .string()
+    .optional()
+    .describe(
+      "On the event that ends a command: the command's fingerprint (a hash of its type and content, as CommandProducer.send returns it). The same commandId sent again with another fingerprint is not answered by this ending: that record is refused with SB_ERR_COMMAND_ID_REUSED. Since 0.3.0.",
+    ),
 };
 
 /** A failure, as subscribers see it: our stable code or the platform's, and what to do. */
