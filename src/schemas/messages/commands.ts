@@ -29,7 +29,10 @@ export const CommandId = z
   .string()
   .min(1)
   .max(200)
-  .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces');
+  .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces')
+  .describe(
+    'Names one action of its bizId: unique within the bizId, not across bizIds. Sent again with the same content it is a duplicate (or, after an ending without a final verdict, a resend); with other content it is refused, SB_ERR_COMMAND_ID_REUSED.',
+  );
 
 const commandMeta = {
   commandId: CommandId,
