@@ -21,7 +21,8 @@ export const INPUT_MAX_BYTES = 2 * 1024 * 1024;
 const USAGE = `Usage: signing-bridge send <type> (--file F | -) [--json]
 
 Checks one command (JSON) against the schema of its type and publishes it on the type's
-topic, keyed by its bizId, as the SDK does; prints its commandId, partition and offset.
+topic, keyed by its bizId, as the SDK does; prints its commandId, partition and offset (with
+--json also its fingerprint, which the command's ending event carries).
 A commandId is made up when the command has none. Types: ${COMMAND_TYPES.join(', ')}.
 
 Options:

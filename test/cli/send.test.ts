@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { INPUT_MAX_BYTES } from '../../src/cli/send-command.js';
 import { keyPartition } from '../../src/kafka/index.js';
+import { commandFingerprint } from '../../src/ledger/index.js';
 import { topicNames } from '../../src/schemas/messages/index.js';
 import { cli, killAll } from '../support/cli-process.js';
 import { readTopic } from '../support/read-topic.js';
@@ -42,6 +43,8 @@ describe('signing-bridge send', () => {
       topic: topics.commands.approve,
       partition,
       offset: expect.stringMatching(/^\d+$/),
+      // The bridge's fingerprint of the command: its endings carry the same one.
+      fingerprint: commandFingerprint('approve', command),
     });
     const records = await readTopic(brokers, topics.commands.approve);
     const written = records.find((r) => r.partition === partition && r.offset === sent?.offset);
