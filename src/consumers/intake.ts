@@ -65,7 +65,8 @@ function schedulingKey(
  * it runs, before it is decoded).
  *
  * - A bizId whose commands of a topic are at its bound (docs/design.md, "Hot keys") takes no
- *   more of them (so do a partition's forwarded records, and a careful run: schedulingKey): they are left in Kafka and the partition goes on with the others. Once the
+ *   more of them (nor do a partition's forwarded records, or a careful run, at theirs:
+ *   schedulingKey): they are left in Kafka and the partition goes on with the others. Once the
  *   bizId is below half its bound, the partition is fetched again from the first it left
  *   (partitions.rewind), and what was seen before is skipped.
  * - When the scheduler says a priority class is full (past its share of MAX_PENDING commands or

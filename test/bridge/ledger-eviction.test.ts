@@ -5,7 +5,6 @@
  * warning line is logged, a record older than the effective window though within the replay
  * window is refused as expired without a platform call, and a fresh command runs.
  */
-import { Partitioners, type Producer } from 'kafkajs';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createMetrics } from '../../src/observability/metrics.js';
@@ -19,7 +18,7 @@ import {
   TEST_PARTITIONS,
   uniqueTopics,
 } from '../support/bridge-harness.js';
-import { harnessKafkaClient } from '../support/harness-kafka-client.js';
+import { StampedCommands } from '../support/stamped-commands.js';
 import { waitUntil } from '../support/wait.js';
 
 const brokers = inject('kafkaBrokers').split(',');
@@ -31,21 +30,17 @@ const PARTITION_BYTES = 4_000;
 const BIZ_IDS = 40;
 let sim: RunningSimulator;
 let collector: EventCollector;
-let producer: Producer;
+let stamped: StampedCommands;
 
 beforeAll(async () => {
   sim = await startSimulator({ log: false });
   await createTopics(brokers, topics);
   collector = await EventCollector.start(brokers, topics);
-  producer = harnessKafkaClient(brokers).producer({
-    createPartitioner: Partitioners.DefaultPartitioner,
-    allowAutoTopicCreation: false,
-  });
-  await producer.connect();
+  stamped = await StampedCommands.connect(brokers, topics);
 });
 
 afterAll(async () => {
-  await producer?.disconnect();
+  await stamped?.close();
   await collector?.stop();
   await sim?.stop();
 });
@@ -55,16 +50,7 @@ async function createContract(name: string, timestamp?: number) {
   const { command } = await commands.createContract(
     keyOnPartition(name, PARTITION, TEST_PARTITIONS),
   );
-  await producer.send({
-    topic: topics.commands['create-contract'],
-    messages: [
-      {
-        key: command.bizId,
-        value: JSON.stringify(command),
-        timestamp: timestamp === undefined ? undefined : String(timestamp),
-      },
-    ],
-  });
+  await stamped.send('create-contract', command, timestamp);
   return command;
 }
 

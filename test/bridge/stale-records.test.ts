@@ -6,7 +6,6 @@
  * reads the same records: none reaches the platform a second time. A fresh record runs.
  */
 import { randomUUID } from 'node:crypto';
-import { Partitioners, type Producer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { entryTombstone } from '../../src/ledger/index.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
@@ -18,8 +17,8 @@ import {
   TEST_PARTITIONS,
   uniqueTopics,
 } from '../support/bridge-harness.js';
-import { harnessKafkaClient } from '../support/harness-kafka-client.js';
 import { murmur2Partition } from '../support/partitions.js';
+import { StampedCommands } from '../support/stamped-commands.js';
 import { waitUntil } from '../support/wait.js';
 
 const brokers = inject('kafkaBrokers').split(',');
@@ -27,40 +26,29 @@ const topics = uniqueTopics();
 const HOUR = 3_600_000;
 let sim: RunningSimulator;
 let collector: EventCollector;
-let producer: Producer;
+let stamped: StampedCommands;
 
 beforeAll(async () => {
   sim = await startSimulator({ log: false });
   await createTopics(brokers, topics);
   collector = await EventCollector.start(brokers, topics);
-  producer = harnessKafkaClient(brokers).producer({
-    createPartitioner: Partitioners.DefaultPartitioner,
-    allowAutoTopicCreation: false,
-  });
-  await producer.connect();
+  stamped = await StampedCommands.connect(brokers, topics);
 });
 
 afterAll(async () => {
-  await producer?.disconnect();
+  await stamped?.close();
   await collector?.stop();
   await sim?.stop();
 });
 
 const unique = (name: string) => `${name}-${randomUUID().slice(0, 8)}`;
 
-async function produce(command: { bizId: string }, timestamp?: string) {
-  await producer.send({
-    topic: topics.commands['create-contract'],
-    messages: [{ key: command.bizId, value: JSON.stringify(command), timestamp }],
-  });
-}
-
 describe('records older than the ledger vouches for', () => {
   it('when a second group reads create-contracts whose ledger entries expired, then each is rejected as expired with a dead-letter copy and no second platform call; a fresh one runs', async () => {
     const old = await Promise.all([1, 2, 3].map(() => commands.createContract(unique('stale'))));
     const oldIds = old.map((c) => c.command.commandId);
-    const twoHoursAgo = String(Date.now() - 2 * HOUR);
-    for (const { command } of old) await produce(command, twoHoursAgo);
+    const twoHoursAgo = Date.now() - 2 * HOUR;
+    for (const { command } of old) await stamped.send('create-contract', command, twoHoursAgo);
 
     // The first group, its window a day: they run once.
     const first = await startBridge({
@@ -86,16 +74,16 @@ describe('records older than the ledger vouches for', () => {
       );
     const firstGroupCalls = await callsOfOld();
     // Their entries expire, as the sweep deletes them: a tombstone each.
-    await producer.send({
-      topic: topics.ledger,
-      messages: old.map(({ command: { bizId } }) => {
+    await stamped.sendRecords(
+      topics.ledger,
+      old.map(({ command: { bizId } }) => {
         const partition = murmur2Partition(bizId, TEST_PARTITIONS);
         const { key } = entryTombstone(topics.ledger, partition, bizId);
         return { key: String(key), value: null, partition };
       }),
-    });
+    );
     const fresh = await commands.createContract(unique('fresh'));
-    await produce(fresh.command);
+    await stamped.send('create-contract', fresh.command);
 
     // A second group (startBridge gives each its own), its window an hour, reads them all again.
     const second = await startBridge({
