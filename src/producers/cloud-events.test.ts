@@ -1,8 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EventInvalid } from '../errors.js';
 import { EVENT_EXAMPLES } from '../schemas/messages/examples.js';
 import type { PendingEvent } from '../schemas/messages/index.js';
-import { encodeEvent } from './cloud-events.js';
+import { encodeEvent, isoTime } from './cloud-events.js';
 
 const address = { topic: 'events', source: 'signing-bridge', bizId: 'biz-1', commandId: 'cmd-1' };
 const reminded: PendingEvent = {
@@ -96,5 +97,29 @@ describe('encodeEvent of what the platform answered', () => {
       now,
     );
     expect(JSON.parse(String(record.value)).signatories[0].status).toBe('ARCHIVED');
+  });
+});
+
+describe('isoTime (ce_time)', () => {
+  // Every millisecond a Date can hold, years before 0 and after 9999 included.
+  const instant = fc.integer({ min: -8.64e15, max: 8.64e15 });
+
+  it('when times come in any order, within one second or across seconds and years, then each reads as toISOString has it', () => {
+    fc.assert(
+      fc.property(fc.array(instant, { minLength: 1, maxLength: 20 }), (times) => {
+        for (const ms of times) expect(isoTime(ms)).toBe(new Date(ms).toISOString());
+      }),
+    );
+  });
+
+  it('when milliseconds of one second follow each other, then each has its own three digits', () => {
+    const second = Date.UTC(2026, 10, 26, 18, 59, 59);
+    for (const ms of [0, 7, 45, 999, 1_000]) {
+      expect(isoTime(second + ms)).toBe(new Date(second + ms).toISOString());
+    }
+  });
+
+  it('when the time is no time, then it throws as toISOString does', () => {
+    expect(() => isoTime(Number.NaN)).toThrow(RangeError);
   });
 });

@@ -8,6 +8,7 @@ import type { OutboundRecord } from '../kafka/index.js';
 import { invalidFields } from '../schemas/issues.js';
 import {
   EVENTS,
+  type EventType,
   eventId,
   type PendingEvent,
   type RecordPosition,
@@ -70,6 +71,11 @@ export interface EventAddress {
   readonly traceContext?: Readonly<Record<string, string>>;
 }
 
+// Every event names its type's schema: the ids are made once, not per event.
+const DATA_SCHEMAS = Object.fromEntries(
+  Object.keys(EVENTS).map((type) => [type, schemaId('events', type)]),
+) as Record<EventType, string>;
+
 /** @throws EventInvalid when the data breaks its schema. */
 export function encodeEvent(
   event: PendingEvent,
@@ -87,8 +93,8 @@ export function encodeEvent(
     [CE_HEADERS.id]: eventId(address, event.step, address.ended),
     [CE_HEADERS.type]: event.type,
     [CE_HEADERS.source]: address.source,
-    [CE_HEADERS.time]: now.toISOString(),
-    [CE_HEADERS.dataSchema]: schemaId('events', event.type),
+    [CE_HEADERS.time]: isoTime(now.getTime()),
+    [CE_HEADERS.dataSchema]: DATA_SCHEMAS[event.type],
     [CE_HEADERS.correlationId]: address.commandId,
     [CE_HEADERS.contentType]: CONTENT_TYPE,
   };
@@ -103,4 +109,22 @@ export function encodeEvent(
     value: JSON.stringify(parsed.data),
     headers,
   };
+}
+
+// The second isoTime last formatted, and its text up to the milliseconds.
+let isoSecond = Number.NaN;
+let isoPrefix = '';
+
+/**
+ * `Date.prototype.toISOString`, the same text: events of one second share its formatting (the
+ * date builtin is a runtime call, some 20 times dearer than joining the milliseconds on).
+ */
+export function isoTime(ms: number): string {
+  const second = Math.floor(ms / 1_000);
+  if (second !== isoSecond) {
+    // Up to and with the '.': every year's format ends in `.sssZ`.
+    isoPrefix = new Date(second * 1_000).toISOString().slice(0, -4);
+    isoSecond = second;
+  }
+  return `${isoPrefix}${String(ms - second * 1_000).padStart(3, '0')}Z`;
 }

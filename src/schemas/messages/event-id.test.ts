@@ -15,6 +15,18 @@ describe('eventId (ce_id)', () => {
     );
   });
 
+  it('when an id holds % or /, then exactly those are escaped, as %25 and %2F', () => {
+    const id = fc.string({ unit: fc.constantFrom('a', '%', '/', '2', 'F', '@') });
+    fc.assert(
+      fc.property(id, id, (bizId, commandId) => {
+        const escaped = (text: string) => text.replaceAll('%', '%25').replaceAll('/', '%2F');
+        expect(eventId({ bizId, commandId }, 'remind')).toBe(
+          `${escaped(bizId)}/${escaped(commandId)}/remind`,
+        );
+      }),
+    );
+  });
+
   it('when one commandId is used by two bizIds, then each has its own id; the ending names its record', () => {
     expect(eventId({ bizId: 'b-1', commandId: 'daily' }, 'remind')).toBe('b-1/daily/remind');
     expect(eventId({ bizId: 'b-2', commandId: 'daily' }, 'remind')).toBe('b-2/daily/remind');
