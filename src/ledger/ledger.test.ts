@@ -64,6 +64,19 @@ describe('Ledger', () => {
     );
   });
 
+  it('when an entry is read several times in a row, then it stays the most recently used: the least recently used leaves the parsed cache', () => {
+    const ledger = ledgerWith({}, 2);
+    ledger.write(0, 'a', ended('c1'));
+    ledger.write(0, 'b', ended('c2'));
+    const a = ledger.get(0, 'a');
+    expect(ledger.get(0, 'a')).toBe(a);
+    ledger.write(0, 'c', ended('c3'));
+    expect(ledger.get(0, 'a')).toBe(a);
+    const b = ledger.get(0, 'b');
+    expect(b).toEqual(ended('c2'));
+    expect(ledger.get(0, 'b')).toBe(b);
+  });
+
   it('when entries are older than the window, then those with nothing open leave memory as tombstones, and those with a command open are written again', () => {
     const now = Date.UTC(2026, 10, 23);
     const ledger = ledgerWith({
