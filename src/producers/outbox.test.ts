@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { KafkaWriteFailed, OutboxClosed } from '../errors.js';
 import type { OutboundRecord } from '../kafka/index.js';
@@ -170,6 +171,36 @@ describe('Outbox', () => {
     void outbox.write([ledger('biz-2', 'other'), ledger('biz-1', 'ended'), record('event-2')]);
     await vi.advanceTimersByTimeAsync(5);
     expect(values(0)).toEqual(['event-1', 'other', 'ended', 'event-2']);
+  });
+
+  it('when records of compacted and other topics, partitions and keys share a send, then of each topic, partition and key of a compacted topic only the last goes, and everything else goes in order', async () => {
+    const outbound = fc.record({
+      topic: fc.constantFrom('ledger', 'marks', 'events'),
+      partition: fc.constantFrom(undefined, 0, 1),
+      key: fc.constantFrom(null, 'a', 'b', 'a\n0'),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(outbound, { maxLength: 30 }), async (shapes) => {
+        const records = shapes.map((shape, i) => ({ ...shape, value: `v${i}` }));
+        const sent: OutboundRecord[] = [];
+        const sink = async (batch: readonly OutboundRecord[]) => void sent.push(...batch);
+        const compactedTopics = new Set(['ledger', 'marks']);
+        const outbox = outboxOf({ sink, lingerMs: 60_000, maxRecords: 1_000, compactedTopics });
+        for (const one of records) void outbox.write([one]);
+        await outbox.drain();
+        const isLast = (one: OutboundRecord, i: number) =>
+          !compactedTopics.has(one.topic) ||
+          one.key === null ||
+          !records
+            .slice(i + 1)
+            .some(
+              (later) =>
+                [later.topic, later.partition, later.key].join() ===
+                [one.topic, one.partition, one.key].join(),
+            );
+        expect(sent).toEqual(records.filter(isLast));
+      }),
+    );
   });
 
   it('when closed while a send keeps failing for a reason that may pass, then its writes and those waiting reject with OutboxClosed, nothing is sent again and no timer is left', async () => {
