@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { InboundRecord } from '../kafka/index.js';
 import {
@@ -40,6 +41,24 @@ describe('forwarded copies', () => {
     expect(producedTime(at('5000', { [FORWARDED_TIME_HEADER]: '9000' }))).toBe(5000);
     expect(producedTime(at('5000', { [FORWARDED_TIME_HEADER]: '' }))).toBe(5000);
     expect(producedTime(at('-1'))).toBeUndefined();
+  });
+
+  it('when the timestamp or the header is missing or not a time, then the other one counts, and the older of two', () => {
+    const time = fc.oneof(
+      fc.bigInt({ min: 0n, max: 10n ** 16n - 1n }).map(String),
+      fc.constantFrom('', '-1', '12a', ' 5', '1e3', '00042', '12345678901234567'),
+    );
+    const valid = (text: string | undefined) =>
+      text !== undefined && /^\d{1,16}$/.test(text) ? [Number(text)] : [];
+    fc.assert(
+      fc.property(time, fc.option(time, { nil: undefined }), (timestamp, header) => {
+        const headers =
+          header === undefined ? {} : { [FORWARDED_TIME_HEADER]: Buffer.from(header) };
+        const times = [...valid(timestamp), ...valid(header)];
+        const expected = times.length === 0 ? undefined : Math.min(...times);
+        expect(producedTime({ ...record(headers), timestamp })).toBe(expected);
+      }),
+    );
   });
 
   it('a record that was not forwarded was produced where it is', () => {

@@ -49,8 +49,15 @@ export function producedAt(record: InboundRecord): RecordSource {
  * record has none (a timestamp of -1 from an old message format).
  */
 export function producedTime(record: InboundRecord): number | undefined {
-  const times = [record.timestamp, headerText(record.headers, FORWARDED_TIME_HEADER)]
-    .filter((text): text is string => text !== undefined && /^\d{1,16}$/.test(text))
-    .map(Number);
-  return times.length === 0 ? undefined : Math.min(...times);
+  const own = millis(record.timestamp);
+  const named = millis(headerText(record.headers, FORWARDED_TIME_HEADER));
+  if (own === undefined || named === undefined) return own ?? named;
+  return Math.min(own, named);
+}
+
+const MILLIS = /^\d{1,16}$/;
+
+/** A time in ms as a record or header has it; undefined when it is none (-1, empty, ...). */
+function millis(text: string | undefined): number | undefined {
+  return text !== undefined && MILLIS.test(text) ? Number(text) : undefined;
 }
