@@ -162,4 +162,25 @@ describe('ledger entries', () => {
     expect(priorUse(parked, 'X')).toEqual({ state: 'ended-not-final', fingerprint: 'f1' });
     expect(isDone(parked, token)).toBe(true);
   });
+
+  it('writes an open command as commandId, steps, ended and fingerprint, in that order, and no key for one it lacks', () => {
+    const running = withStep(EMPTY_ENTRY, 'X', 'draft', { state: 'started' }, 5);
+    expect(JSON.stringify(running.open)).toBe(
+      '[{"commandId":"X","steps":{"draft":{"state":"started"}}}]',
+    );
+    const parked = withCommandEnded(
+      withStep(running, 'X', 'draft', { state: 'started' }, 5, 'f1'),
+      'X',
+      5,
+      undefined,
+      {
+        final: false,
+        token: 'ended@t/7',
+        fingerprint: 'f1',
+      },
+    );
+    expect(JSON.stringify(parked.open)).toBe(
+      '[{"commandId":"X","steps":{"draft":{"state":"started"}},"ended":true,"fingerprint":"f1"}]',
+    );
+  });
 });
