@@ -34,7 +34,8 @@ export function stepEvent<T extends EventType>(
   type: T,
   data: Omit<EventData<T>, SharedField> & { contractId?: string | undefined },
 ): PendingEvent<T> {
-  const full = { ...data, ...eventBase(subject, data.contractId) };
+  // Not two spreads (docs/design.md, "Limits and costs": spreads).
+  const full = Object.assign({}, data, eventBase(subject, data.contractId));
   // TypeScript cannot follow a spread into a generic type; the fields are exactly EventData<T>.
   return { type, step, data: full as EventData<T> };
 }

@@ -70,7 +70,8 @@ export function withStep(
   keep: number,
   fingerprint?: string,
 ): LedgerEntry {
-  const steps = { ...progressOf(entry, commandId).steps, [step]: record };
+  // Not a spread with the step after it (docs/design.md, "Limits and costs": spreads).
+  const steps = Object.assign({}, progressOf(entry, commandId).steps, { [step]: record });
   const others = entry.open.filter((command) => command.commandId !== commandId);
   return {
     contractId: contractIdIn(record.result) ?? entry.contractId,

@@ -131,7 +131,9 @@ export class CommandPublisher {
   ): Promise<void> {
     const source = producedAt(job.record);
     const fingerprint = job.decoded?.fingerprint;
-    const ending = { ...event, data: { ...event.data, source, fingerprint } } as PendingEvent;
+    // Not a spread with fields after it (docs/design.md, "Limits and costs": spreads).
+    const data = Object.assign({}, event.data, { source, fingerprint });
+    const ending = { type: event.type, step: event.step, data } as PendingEvent;
     const encoded = this.#encode(ending, command, job, source);
     const contractId = (event.data as { contractId?: unknown }).contractId;
     const next = withCommandEnded(
