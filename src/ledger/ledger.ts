@@ -69,7 +69,7 @@ export class Ledger {
   readonly #onEvict: LedgerOptions['onEvict'];
   // Parsed entries by `<partition>\n<bizId>`, least recently used first.
   readonly #parsed = new Map<string, LedgerEntry>();
-  // The key last used: a command reads its entry several times in a row, already the newest.
+  // The key last used: a command reads and writes its entry several times in a row.
   #newest: string | undefined;
   readonly #parsedMax: number;
   #unreadable = 0;
@@ -177,7 +177,7 @@ export class Ledger {
     const key = `${partition}\n${bizId}`;
     const parsed = this.#parsed.get(key);
     if (parsed) {
-      if (key !== this.#newest) this.#remember(key, parsed);
+      this.#remember(key, parsed);
       return parsed;
     }
     const entries = this.#partitions.get(partition);
@@ -231,7 +231,8 @@ export class Ledger {
   }
 
   #remember(key: string, entry: LedgerEntry): void {
-    this.#parsed.delete(key);
+    // The newest stays last when set again: only another key is moved to the end.
+    if (key !== this.#newest) this.#parsed.delete(key);
     this.#parsed.set(key, entry);
     this.#newest = key;
     if (this.#parsed.size <= this.#parsedMax) return;
