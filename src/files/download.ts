@@ -29,9 +29,9 @@ export async function download(
   signal?: AbortSignal,
 ): Promise<Uint8Array> {
   const deadline = AbortSignal.timeout(policy.timeoutMs);
-  const bounded = signal ? AbortSignal.any([signal, deadline]) : deadline;
+  const bounded = signal ? new FirstAbort([signal, deadline]) : undefined;
   try {
-    return await follow(url, policy, dispatcher, bounded);
+    return await follow(url, policy, dispatcher, bounded?.signal ?? deadline);
   } catch (error) {
     // The caller's own abort is theirs to recognise; the deadline is ours to name.
     signal?.throwIfAborted();
@@ -42,6 +42,39 @@ export async function download(
       });
     }
     throw error;
+  } finally {
+    bounded?.detach();
+  }
+}
+
+/**
+ * Aborts with the reason of whichever source aborts first, as `AbortSignal.any` does, but leaves
+ * nothing on the sources once detached: on Node 20, `AbortSignal.any` keeps an entry on each
+ * source for as long as the source lives, and the caller's signal is shared by the runs of a
+ * partition for as long as it is owned.
+ */
+class FirstAbort {
+  readonly #controller = new AbortController();
+  readonly #sources: readonly AbortSignal[];
+
+  constructor(sources: readonly AbortSignal[]) {
+    this.#sources = sources;
+    const aborted = sources.find((source) => source.aborted);
+    if (aborted) this.#controller.abort(aborted.reason);
+    else for (const source of sources) source.addEventListener('abort', this);
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  handleEvent({ target }: { target: EventTarget | null }): void {
+    this.#controller.abort((target as AbortSignal).reason);
+    this.detach();
+  }
+
+  detach(): void {
+    for (const source of this.#sources) source.removeEventListener('abort', this);
   }
 }
 

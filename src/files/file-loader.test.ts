@@ -1,4 +1,4 @@
-import { once } from 'node:events';
+import { getEventListeners, once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -217,6 +217,25 @@ describe('files by URL', () => {
     const loading = loader.load({ url: `http://127.0.0.1:${port}/slow` }, controller.signal);
     controller.abort(new Error('shutting down'));
     await expect(loading).rejects.toThrow('shutting down');
+    await loader.close();
+  });
+
+  it("when the caller's signal was aborted before, then the load rejects with its reason at once", async () => {
+    const loader = createFileLoader(policy());
+    const loading = loader.load(
+      { url: `http://127.0.0.1:${port}/slow` },
+      AbortSignal.abort(new Error('released')),
+    );
+    await expect(loading).rejects.toThrow('released');
+    await loader.close();
+  });
+
+  it("when downloads end, then they leave no listener on the caller's signal (shared by the runs of a partition)", async () => {
+    const loader = createFileLoader(policy());
+    const shared = new AbortController().signal;
+    await loader.load({ url: `http://127.0.0.1:${port}/doc.pdf` }, shared);
+    await loader.load({ url: `http://127.0.0.1:${port}/missing` }, shared).catch(() => {});
+    expect(getEventListeners(shared, 'abort')).toEqual([]);
     await loader.close();
   });
 });

@@ -22,21 +22,44 @@ describe('PartitionTask', () => {
 
   it('when its runs end, then a drain waiting for them goes on; a release lets it go on regardless', async () => {
     const task = new PartitionTask(0, { phase: 'active' });
-    const run = task.startRun();
+    task.startRun();
     let idle = false;
     void task.whenIdle().then(() => {
       idle = true;
     });
-    task.endRun(run);
+    task.endRun();
     await Promise.resolve();
     expect(idle).toBe(true);
     const stuck = task.startRun();
     const waiting = task.whenIdle();
     task.step(revoked, settings);
     task.step({ type: 'drain-timed-out' }, settings);
-    expect(stuck.signal.aborted).toBe(false);
+    expect(stuck.aborted).toBe(false);
     task.step({ type: 'abort-grace-over' }, settings);
     await waiting;
+  });
+
+  it('when runs overlap, then they share a signal that a release aborts for all; a run started afterwards gets a fresh one', () => {
+    const task = new PartitionTask(0, { phase: 'active' });
+    const first = task.startRun();
+    const second = task.startRun();
+    expect(second).toBe(first);
+    const released = new Error('partition 0 was released');
+    task.abortRuns(released);
+    expect([first.aborted, first.reason]).toEqual([true, released]);
+    const later = task.startRun();
+    expect(later.aborted).toBe(false);
+  });
+
+  it('when many runs listen on the shared signal at once, then no listener-leak warning is emitted', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    const task = new PartitionTask(0, { phase: 'active' });
+    for (let run = 0; run < 50; run++) task.startRun().addEventListener('abort', () => {});
+    await new Promise((resolve) => setImmediate(resolve));
+    process.off('warning', onWarning);
+    expect(warnings).toEqual([]);
   });
 
   it('when a record is taken twice (a rebalance moved the fetch position back), then it is in hand once; finished, it is committable', () => {

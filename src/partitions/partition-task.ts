@@ -8,6 +8,7 @@
  * acquisition of the same number is a new task, so a command left over from an earlier one never
  * writes under the new one.
  */
+import { setMaxListeners } from 'node:events';
 import { PartitionReleased } from '../errors.js';
 import type { OutboundRecord } from '../kafka/index.js';
 import { type CarefulRun, forwardedRecord, type LedgerReader } from '../ledger/index.js';
@@ -33,7 +34,13 @@ export class PartitionTask {
   readonly #forwarded = new Map<string, bigint>();
   readonly #offsets = new Map<string, PartitionOffsets>();
   readonly #timers = new Map<Timer, NodeJS.Timeout>();
-  readonly #running = new Set<AbortController>();
+  #running = 0;
+  /**
+   * The signal of the runs started since the last abort, shared: a release aborts them all
+   * together, and an AbortController per run cost more than anything else in starting one.
+   * Made when a run starts and none is at hand.
+   */
+  #runs: AbortController | undefined;
   #onIdle: Array<() => void> = [];
   #sweeping = false;
   /** Counted in this instance's share of the platform budget. */
@@ -248,24 +255,33 @@ export class PartitionTask {
   // Runs of its commands.
 
   /** Registers a run; its signal aborts if the run outlives the release deadline. */
-  startRun(): AbortController {
-    const controller = new AbortController();
-    this.#running.add(controller);
-    return controller;
+  startRun(): AbortSignal {
+    this.#running++;
+    if (this.#runs === undefined) {
+      this.#runs = new AbortController();
+      // Each run listens on it while it waits or calls: as many listeners as runs at once.
+      setMaxListeners(0, this.#runs.signal);
+    }
+    return this.#runs.signal;
   }
 
-  endRun(controller: AbortController): void {
-    this.#running.delete(controller);
-    if (this.#running.size === 0) this.#settleIdle();
+  endRun(): void {
+    this.#running--;
+    if (this.#running === 0) this.#settleIdle();
   }
 
   whenIdle(): Promise<void> {
-    if (this.#running.size === 0) return Promise.resolve();
+    if (this.#running === 0) return Promise.resolve();
     return new Promise((resolve) => this.#onIdle.push(resolve));
   }
 
+  /**
+   * Aborts the runs still registered. Those that ended hold the signal too, but no longer look at
+   * it; a run started later gets a new one.
+   */
   abortRuns(reason: unknown): void {
-    for (const controller of this.#running) controller.abort(reason);
+    this.#runs?.abort(reason);
+    this.#runs = undefined;
   }
 
   // Timers of the machine, and the ledger sweep.

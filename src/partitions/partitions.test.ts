@@ -134,13 +134,13 @@ describe('Partitions', () => {
     await partitions.whenRestored();
     const task = partitions.task(0);
     task?.receive('cmd.a', '5', 'k', () => true);
-    const run = task?.startRun() as AbortController;
+    task?.startRun();
     partitions.onAssignment([1]);
     expect(clearQueued).toHaveBeenCalledWith(0);
     expect(task?.canStart).toBe(false);
     task?.finish('cmd.a', '5');
     expect(consumer.commit).not.toHaveBeenCalled();
-    task?.endRun(run);
+    task?.endRun();
     await vi.waitFor(() => expect(markers(written, 'released')).toHaveLength(1));
     expect(consumer.commit).toHaveBeenCalledWith([{ topic: 'cmd.a', partition: 0, offset: '6' }]);
     expect(task?.revoked).toBe(true);
@@ -184,11 +184,11 @@ describe('Partitions', () => {
     d.readLedger(1);
     await d.partitions.whenRestored();
     expect(shares.map((s) => s.held)).toEqual([1, 2]);
-    const run = d.partitions.task(0)?.startRun() as AbortController;
+    d.partitions.task(0)?.startRun();
     d.partitions.onAssignment([1]);
     // Draining: still held.
     expect(shares.at(-1)?.held).toBe(2);
-    d.partitions.task(0)?.endRun(run);
+    d.partitions.task(0)?.endRun();
     await vi.waitFor(() => expect(markers(written, 'released')).toHaveLength(1));
     expect(shares.at(-1)).toEqual({ held: 1, releasedMarkers: 0 });
   });

@@ -77,25 +77,25 @@ export class CommandRunner {
     if (!task.canStart) return undefined;
     // The run counts as running on its partition until its writes are handed to the outbox, so
     // a release (which flushes the outbox) never comes between its end and that end's write.
-    const controller = task.startRun();
+    const signal = task.startRun();
     let running = true;
     const handedOver = () => {
-      if (running) task.endRun(controller);
+      if (running) task.endRun();
       running = false;
       yieldSlot();
     };
     try {
-      return await this.#run(job, controller, handedOver);
+      return await this.#run(job, signal, handedOver);
     } catch (error) {
       // Left unfinished: the partition's next owner runs the command again.
       if (error instanceof PartitionReleased || error instanceof OutboxClosed) return undefined;
       throw error;
     } finally {
-      if (running) task.endRun(controller);
+      if (running) task.endRun();
     }
   }
 
-  async #run(job: Job, controller: AbortController, handedOver: () => void): Promise<RunVerdict> {
+  async #run(job: Job, signal: AbortSignal, handedOver: () => void): Promise<RunVerdict> {
     const { forwarding, observer, settings, breaker } = this.#options;
     if (job.forwardTo !== undefined && (await forwarding.forward(job, job.forwardTo))) {
       finishJob(job);
@@ -131,7 +131,7 @@ export class CommandRunner {
     const pass = breaker.tryPass();
     if (pass === undefined) return this.#heldByBreaker;
     job.runs++;
-    const outcome = await this.#call(job, command, controller, pass);
+    const outcome = await this.#call(job, command, signal, pass);
     if (outcome === undefined) return undefined;
     const decision = decide(outcome, job.history, settings, performance.now());
     return this.#endings.act(job, command, decision, handedOver);
@@ -141,11 +141,11 @@ export class CommandRunner {
   async #call(
     job: Job,
     command: Command,
-    controller: AbortController,
+    signal: AbortSignal,
     pass: Pass,
   ): Promise<Outcome | undefined> {
     try {
-      const outcome = await runHandler(job, command, controller, this.#handlerRun);
+      const outcome = await runHandler(job, command, signal, this.#handlerRun);
       if (outcome !== undefined) recordVerdict(this.#options.breaker, outcome);
       return outcome;
     } finally {

@@ -28,18 +28,18 @@ export interface HandlerRunOptions {
 export async function runHandler(
   job: Job,
   command: Command,
-  controller: AbortController,
+  signal: AbortSignal,
   options: HandlerRunOptions,
 ): Promise<Outcome | undefined> {
   const { task } = job;
-  const context = new RunContext(job, command, controller, options);
+  const context = new RunContext(job, command, signal, options);
   try {
     const handler = options.handlers[job.type] as (context: CommandContext) => Promise<Outcome>;
     const outcome = await observed(job).run(() => handler(context));
     // Cut short at the release deadline: whatever it says, the next owner decides again.
-    return controller.signal.aborted ? undefined : outcome;
+    return signal.aborted ? undefined : outcome;
   } catch (error) {
-    if (controller.signal.aborted || task.revoked) return undefined;
+    if (signal.aborted || task.revoked) return undefined;
     return outcomeOfThrow(error, job.type, context.log);
   }
 }
@@ -48,7 +48,6 @@ export async function runHandler(
 class RunContext implements CommandContext {
   readonly type: Job['type'];
   readonly progress: CommandContext['progress'];
-  readonly signal: AbortSignal;
   readonly priority: string;
   readonly #job: Job;
   readonly #publisher: CommandPublisher;
@@ -58,7 +57,7 @@ class RunContext implements CommandContext {
   constructor(
     job: Job,
     readonly command: Command,
-    controller: AbortController,
+    readonly signal: AbortSignal,
     options: HandlerRunOptions,
   ) {
     this.#job = job;
@@ -66,7 +65,6 @@ class RunContext implements CommandContext {
     this.#parentLog = options.log;
     this.type = job.type;
     this.progress = progressOf(options.publisher.entry(job), command.commandId);
-    this.signal = controller.signal;
     this.priority = options.priorityOf(job.type);
   }
 
