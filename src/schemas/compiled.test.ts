@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { compiled } from './compiled.js';
+import { FileContent } from './messages/commands.js';
 import { COMMAND_EXAMPLES } from './messages/examples.js';
 import { COMMANDS } from './messages/topics.js';
 import { OPERATIONS } from './platform/operations.js';
@@ -165,6 +166,36 @@ describe('compiled', () => {
       );
     },
   );
+
+  it("a file's url and base64 get the same verdicts compiled as in zod's own checks", () => {
+    const url = fc.oneof(
+      fc.webUrl({ withQueryParameters: true, withFragments: true }),
+      fc.webUrl().map((u) => u.replace(/^https?/, 'ftp')),
+      fc.webUrl().map((u) => u.replace('://', ':/')),
+      fc.webUrl().map((u) => ` ${u}`),
+      fc.constantFrom(
+        'https://',
+        'http://a',
+        'HTTPS://A.EXAMPLE',
+        'https://a b.example',
+        'mailto:x@y',
+      ),
+      fc.string(),
+    );
+    const base64 = fc.oneof(
+      fc.base64String(),
+      fc.string(),
+      fc.base64String().map((b) => `${b}=`),
+    );
+    const file = fc.oneof(
+      url.map((value) => ({ url: value })),
+      base64.map((value) => ({ base64: value })),
+    );
+    fc.assert(
+      fc.property(file, (value) => expectSameParse(FileContent, value)),
+      { numRuns: 2000 },
+    );
+  });
 
   it('makes one compiled copy per schema, not the schema itself', () => {
     const { schema } = COMMANDS.remind;
