@@ -13,6 +13,7 @@ import {
 } from '../errors.js';
 import type { InboundRecord } from '../kafka/index.js';
 import { commandFingerprint } from '../ledger/index.js';
+import { compiled } from '../schemas/compiled.js';
 import { describeFields, invalidFields } from '../schemas/issues.js';
 import { COMMANDS, type Command, type CommandType } from '../schemas/messages/index.js';
 import { type JsonLimits, jsonShapeBreach } from './json-shape.js';
@@ -69,7 +70,7 @@ export function decodeCommand(
   const bizId = stringField(json, 'bizId');
   const tooComplex = jsonShapeBreach(json, limits.json);
   if (tooComplex) return { ...overLimit(record, tooComplex), commandId, bizId };
-  const parsed = COMMANDS[type].schema.safeParse(json);
+  const parsed = compiled(COMMANDS[type].schema).safeParse(json);
   if (!parsed.success) {
     const { fields, fieldsOmitted } = reported(invalidFields(parsed.error));
     const more = fieldsOmitted > 0 ? ` (and ${fieldsOmitted} more)` : '';

@@ -6,6 +6,7 @@
  * `readAnswer` reads by the spec's own schema first and says which values were not listed.
  */
 import { z } from 'zod';
+import { compiled } from '../compiled.js';
 import { invalidFields } from '../issues.js';
 
 export const UNLISTED_MAX_LENGTH = 64;
@@ -93,11 +94,11 @@ export function readAnswer<S extends z.ZodType>(
   value: unknown,
 ): AnswerReading<z.output<S>> {
   const strict = strictOf.get(schema);
-  const first = (strict ?? schema).safeParse(value);
+  const first = compiled(strict ?? schema).safeParse(value);
   // The spec's schema reads a narrower type than the opened one it stands for.
   if (first.success) return { success: true, data: first.data as z.output<S>, unlisted: [] };
   if (strict === undefined) return { success: false, error: first.error };
-  const tolerant = schema.safeParse(value);
+  const tolerant = compiled(schema).safeParse(value);
   if (!tolerant.success) return { success: false, error: tolerant.error };
   return { success: true, data: tolerant.data, unlisted: unlistedIn(first.error, value) };
 }

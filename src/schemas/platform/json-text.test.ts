@@ -140,9 +140,62 @@ describe('writeJson', () => {
     );
   });
 
+  it('for any plain data and number paths, then it writes as the rule says, walked key by key', () => {
+    const keys = ['a', 'b', 'c'];
+    const leaf = fc.oneof(
+      fc.constantFrom('12345678901234567890', '007', '7', '-3', '1e5', '', '-0'),
+      fc.string(),
+      fc.integer(),
+      fc.double(),
+      fc.boolean(),
+      fc.constant(null),
+    );
+    const { tree } = fc.letrec<{ tree: unknown }>((tie) => ({
+      tree: fc.oneof(
+        { depthSize: 'small' },
+        leaf,
+        fc.array(tie('tree'), { maxLength: 3 }),
+        fc.dictionary(fc.constantFrom(...keys), tie('tree'), { maxKeys: 3 }),
+      ),
+    }));
+    const numberPaths = fc
+      .uniqueArray(
+        fc.constantFrom('', 'a', 'b', '*', 'a.b', 'a.*', 'a.*.b', '*.c', 'b.*.*', 'c.a.b'),
+        {
+          minLength: 1,
+          maxLength: 4,
+        },
+      )
+      .map((paths) => new Set(paths));
+    fc.assert(
+      fc.property(tree, numberPaths, (value, paths) => {
+        expect(writeJson(value, paths)).toBe(byTheRule(value, '', paths) ?? 'null');
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('when values are undefined, holes or have their own JSON form, then it writes as JSON.stringify', () => {
     // biome-ignore lint/suspicious/noSparseArray: the hole is the case under test.
     const value = { a: undefined, b: [undefined, , 1], c: new Date(0), d: null, e: () => 1 };
     expect(writeJson(value, NONE)).toBe(JSON.stringify(value));
   });
 });
+
+/** The rule, walked key by key: a JSON integer's digits at a number path, else JSON.stringify. */
+function byTheRule(value: unknown, path: string, paths: ReadonlySet<string>): string | undefined {
+  if (typeof value === 'string' && paths.has(path) && /^-?(?:0|[1-9]\d*)$/.test(value))
+    return value;
+  const at = (key: string) => (path === '' ? key : `${path}.${key}`);
+  if (Array.isArray(value)) {
+    return `[${value.map((item) => byTheRule(item, at('*'), paths) ?? 'null').join(',')}]`;
+  }
+  if (typeof value === 'object' && value !== null) {
+    const members = Object.entries(value).flatMap(([key, item]) => {
+      const text = byTheRule(item, at(key), paths);
+      return text === undefined ? [] : [`${JSON.stringify(key)}:${text}`];
+    });
+    return `{${members.join(',')}}`;
+  }
+  return JSON.stringify(value);
+}

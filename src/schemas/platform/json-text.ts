@@ -45,23 +45,54 @@ function quoteUnsafeInteger(token: string): string {
 export function writeJson(value: unknown, numberPaths: ReadonlySet<string>): string {
   // No number path (remind, approve, initiate...): nothing to write otherwise.
   if (numberPaths.size === 0) return JSON.stringify(value) ?? 'null';
-  return write(value, '', numberPaths) ?? 'null';
+  return write(value, placesOf(numberPaths)) ?? 'null';
 }
 
-function write(value: unknown, path: string, numberPaths: ReadonlySet<string>): string | undefined {
-  if (typeof value === 'string' && numberPaths.has(path) && JSON_INTEGER.test(value)) return value;
+/** The number paths as a tree of keys (`*` for every element): what lies where in a value. */
+interface Place {
+  /** A number path ends here. */
+  number: boolean;
+  readonly below: Map<string, Place>;
+}
+
+const placesOfPaths = new WeakMap<ReadonlySet<string>, Place>();
+
+/** The tree of the number paths, made once per set. */
+function placesOf(numberPaths: ReadonlySet<string>): Place {
+  let root = placesOfPaths.get(numberPaths);
+  if (root === undefined) {
+    root = { number: false, below: new Map() };
+    for (const path of numberPaths) {
+      let place = root;
+      for (const key of path === '' ? [] : path.split('.')) {
+        let next = place.below.get(key);
+        if (next === undefined) {
+          next = { number: false, below: new Map() };
+          place.below.set(key, next);
+        }
+        place = next;
+      }
+      place.number = true;
+    }
+    placesOfPaths.set(numberPaths, root);
+  }
+  return root;
+}
+
+function write(value: unknown, place: Place | undefined): string | undefined {
+  // No number path here or below: JSON.stringify writes plain data as the walk would, in one
+  // call (of a draft's request, only the way to its corpSealIds is walked).
+  if (place === undefined) return JSON.stringify(value);
+  if (typeof value === 'string' && place.number && JSON_INTEGER.test(value)) return value;
   if (Array.isArray(value)) {
+    const element = place.below.get('*');
     // Array.from visits holes too: JSON writes them as null.
-    const items = Array.from(
-      value,
-      (item) => write(item, childPath(path, '*'), numberPaths) ?? 'null',
-    );
-    return `[${items.join(',')}]`;
+    return `[${Array.from(value, (item) => write(item, element) ?? 'null').join(',')}]`;
   }
   if (isPlainObject(value)) {
     const members: string[] = [];
     for (const [key, item] of Object.entries(value)) {
-      const text = write(item, childPath(path, key), numberPaths);
+      const text = write(item, place.below.get(key));
       if (text !== undefined) members.push(`${JSON.stringify(key)}:${text}`);
     }
     return `{${members.join(',')}}`;

@@ -1,12 +1,47 @@
 import { z } from 'zod';
 
+const TIMESTAMP_FORMAT = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
 /** The spec's one timestamp format, `yyyy-MM-dd HH:mm:ss`, checked for a real calendar date. */
 export const Timestamp = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, 'must be formatted yyyy-MM-dd HH:mm:ss')
+  .regex(TIMESTAMP_FORMAT, 'must be formatted yyyy-MM-dd HH:mm:ss')
   .refine(isCalendarTimestamp, 'must be a real date and time (yyyy-MM-dd HH:mm:ss)');
 
+/**
+ * A formatted value is read digit by digit (a Date and its split parts cost ten times as much,
+ * and every timestamp of a platform answer is checked). zod runs this refinement on a value the
+ * format refused too: such a value keeps the Date round trip, so its issues stay the same.
+ */
 function isCalendarTimestamp(value: string): boolean {
+  if (!TIMESTAMP_FORMAT.test(value)) return roundTrips(value);
+  const year = twoDigits(value, 0) * 100 + twoDigits(value, 2);
+  const month = twoDigits(value, 5);
+  const day = twoDigits(value, 8);
+  // Date.UTC takes years 0 to 99 for 1900 to 1999: the round trip refuses them.
+  return (
+    year >= 100 &&
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= daysInMonth(year, month) &&
+    twoDigits(value, 11) <= 23 &&
+    twoDigits(value, 14) <= 59 &&
+    twoDigits(value, 17) <= 59
+  );
+}
+
+function twoDigits(text: string, at: number): number {
+  return (text.charCodeAt(at) - 48) * 10 + text.charCodeAt(at + 1) - 48;
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/** Whether the value's numbers, split at ` `, `-` and `:`, make the same Date back. */
+function roundTrips(value: string): boolean {
   const [date = '', time = ''] = value.split(' ');
   const [year, month, day] = date.split('-').map(Number);
   const [hour, minute, second] = time.split(':').map(Number);

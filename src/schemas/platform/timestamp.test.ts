@@ -1,0 +1,79 @@
+/**
+ * Timestamp reads a formatted value digit by digit; its verdicts and issues must be those of the
+ * rule it had before: the value's numbers must make the same Date back (the oracle below).
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Timestamp } from './primitives.js';
+
+function roundTrips(value: string): boolean {
+  const [date = '', time = ''] = value.split(' ');
+  const [year, month, day] = date.split('-').map(Number);
+  const [hour, minute, second] = time.split(':').map(Number);
+  const parsed = new Date(Date.UTC(year ?? 0, (month ?? 0) - 1, day, hour, minute, second));
+  return (
+    parsed.getUTCFullYear() === year &&
+    parsed.getUTCMonth() + 1 === month &&
+    parsed.getUTCDate() === day &&
+    parsed.getUTCHours() === hour &&
+    parsed.getUTCMinutes() === minute &&
+    parsed.getUTCSeconds() === second
+  );
+}
+
+const Reference = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, 'must be formatted yyyy-MM-dd HH:mm:ss')
+  .refine(roundTrips, 'must be a real date and time (yyyy-MM-dd HH:mm:ss)');
+
+const padded = (width: number, max: number) =>
+  fc.nat(max).map((n) => String(n).padStart(width, '0'));
+/** Formatted values around the calendar's edges: months 0 to 13, days 0 to 32, leap years. */
+const formatted = fc
+  .tuple(
+    fc.oneof(padded(4, 9999), fc.constantFrom('0000', '0099', '0100', '1900', '2000', '2100')),
+    padded(2, 13),
+    padded(2, 32),
+    padded(2, 25),
+    padded(2, 61),
+    padded(2, 61),
+  )
+  .map(([y, mo, d, h, mi, s]) => `${y}-${mo}-${d} ${h}:${mi}:${s}`);
+/** Values the format refuses, some of which the round trip takes (`2026-1-1 1:0:0`). */
+const malformed = fc.oneof(
+  fc.string({ maxLength: 24 }),
+  formatted.map((v) => `${v} `),
+  formatted.map((v) => `+${v}`),
+  formatted.map((v) => v.replace(/(^|[- :])0/g, '$1')),
+  formatted.map((v) => v.replace(' ', 'T')),
+);
+
+function expectSameAsReference(value: string): void {
+  const actual = Timestamp.safeParse(value);
+  const expected = Reference.safeParse(value);
+  expect(actual.success).toBe(expected.success);
+  if (!expected.success) expect(actual.error?.issues).toStrictEqual(expected.error.issues);
+}
+
+describe('Timestamp', () => {
+  it('takes real dates and times and refuses the rest as the Date round trip did', () => {
+    fc.assert(fc.property(formatted, expectSameAsReference), { numRuns: 5000 });
+  });
+
+  it('reports the same issues for a malformed value as before', () => {
+    fc.assert(fc.property(malformed, expectSameAsReference), { numRuns: 2000 });
+  });
+
+  it.each([
+    ['2024-02-29 23:59:59', true],
+    ['2023-02-29 00:00:00', false],
+    ['2000-02-29 00:00:00', true],
+    ['2100-02-29 00:00:00', false],
+    ['2026-04-31 00:00:00', false],
+    ['2026-12-31 24:00:00', false],
+    ['0099-01-01 00:00:00', false],
+  ])('%s is a real date and time: %s', (value, real) => {
+    expect(Timestamp.safeParse(value).success).toBe(real);
+  });
+});
