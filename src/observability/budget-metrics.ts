@@ -3,10 +3,10 @@
  * rate limit", "Priority classes"), on the bridge's registry. Labels are bounded: operations, and
  * the classes of COMMAND_CLASSES (six types, so six classes at most).
  */
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import type { CallInfo } from '../api-client/index.js';
 import { PlatformRejected } from '../errors.js';
-import { Cells } from './metric-cells.js';
+import { CellHistogram, Cells } from './metric-cells.js';
 
 /** The label of calls without a priority (not made for a command). */
 const NO_CLASS = 'none';
@@ -29,7 +29,7 @@ export interface BudgetMetrics {
 
 export function budgetMetrics(registry: Registry, prefix: string): BudgetMetrics {
   const registers = [registry];
-  const tokenWait = new Histogram({
+  const tokenWait = new CellHistogram({
     registers,
     name: `${prefix}rate_token_wait_seconds`,
     help: 'How long an HTTP attempt waited for a token of the platform rate limit, by priority class',

@@ -4,7 +4,7 @@
  * outcomes, operations, the platform's code table, the bridge's error codes, owned partitions.
  * Node's default metrics keep their standard, unprefixed names (process_*, nodejs_*).
  */
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { type CallInfo, OUTAGE_CAUSES } from '../api-client/index.js';
 import type { BridgeObserver, CircuitState } from '../consumers/index.js';
 import type { ErrorCode } from '../error-codes.js';
@@ -12,7 +12,7 @@ import { COMMAND_TYPES } from '../schemas/messages/index.js';
 import { type BudgetMetrics, budgetMetrics } from './budget-metrics.js';
 import { callOutcome } from './call-outcome.js';
 import { kafkaMetrics, type ServiceStatus } from './kafka-metrics.js';
-import { Cells, PairCells, PairCounter } from './metric-cells.js';
+import { CellHistogram, Cells, PairCells, PairCounter } from './metric-cells.js';
 import { answerCode } from './platform-answers.js';
 
 export interface Metrics {
@@ -125,7 +125,7 @@ function instruments(registers: Registry) {
       help: 'Commands ended, by type and how they ended',
       labelNames: ['type', 'outcome'],
     }),
-    commandDuration: new Histogram({
+    commandDuration: new CellHistogram({
       ...common,
       name: `${PREFIX}command_duration_seconds`,
       help: 'From the first run of a command to its end, retries included',
@@ -162,7 +162,7 @@ function instruments(registers: Registry) {
       help: "The platform's answers, by operation and code (its code table's codes, 0 for success, other)",
       labelNames: ['operation', 'code'],
     }),
-    callDuration: new Histogram({
+    callDuration: new CellHistogram({
       ...common,
       name: `${PREFIX}platform_call_duration_seconds`,
       help: 'Duration of one HTTP attempt to the signing platform',
