@@ -18,7 +18,7 @@ export function addSignatory({ client }: HandlerDeps): Handler<'add-signatory'> 
   return (context) =>
     settle(STEP, async () => {
       const { command, signal, priority } = context;
-      const request = { ...command.payload, ...addressOf(command) };
+      const request = Object.assign({}, command.payload, addressOf(command));
       const { result } = await callOnce(context, {
         name: STEP,
         operation: 'addSignatory',

@@ -17,7 +17,9 @@ export function approve({ client }: HandlerDeps): Handler<'approve'> {
   return (context) =>
     settle(STEP, async () => {
       const { command, signal, priority } = context;
-      const request = { ...command.payload, ...addressOf(command), tenantName: command.tenantName };
+      const request = Object.assign({}, command.payload, addressOf(command), {
+        tenantName: command.tenantName,
+      });
       await callOnce(context, {
         name: STEP,
         operation: 'approveContract',

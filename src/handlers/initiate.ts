@@ -17,7 +17,7 @@ export function initiate({ client }: HandlerDeps): Handler<'initiate'> {
   return (context) =>
     settle(STEP, async () => {
       const { command, signal, priority } = context;
-      const request = { ...command.payload, ...addressOf(command) };
+      const request = Object.assign({}, command.payload, addressOf(command));
       await callOnce(context, {
         name: STEP,
         operation: 'initiateContract',

@@ -16,7 +16,7 @@ export function remind({ client }: HandlerDeps): Handler<'remind'> {
   return (context) =>
     settle(STEP, async () => {
       const { command, signal, priority } = context;
-      const request = { ...command.payload, ...addressOf(command) };
+      const request = Object.assign({}, command.payload, addressOf(command));
       await callOnce(context, {
         name: STEP,
         operation: 'remindSignatories',

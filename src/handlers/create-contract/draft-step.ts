@@ -36,7 +36,7 @@ export function draftStep(
     sent: 'the draft',
     result: DraftStepResult,
     async call() {
-      const request = { ...payload.contract, bizId, tenantName, send: false };
+      const request = Object.assign({}, payload.contract, { bizId, tenantName, send: false });
       const contract = await client.createDraft(request, { signal, priority });
       const signatories = signatoryIds(
         payload.contract.signatories ?? [],
