@@ -79,6 +79,14 @@ module.exports = {
       from: { path: '^src/', pathNot: '^src/kafka/' },
       to: { path: 'node_modules/kafkajs/' },
     },
+    {
+      name: 'kafkajs-values-through-one-module',
+      comment:
+        "src/kafka/kafkajs.ts pools kafkajs' encoder before kafkajs loads (pooled-encoder.ts): values come through it, only types from kafkajs itself.",
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/kafka/kafkajs\\.ts$', '\\.test\\.ts$'] },
+      to: { path: 'node_modules/kafkajs/', dependencyTypesNot: ['type-only'] },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

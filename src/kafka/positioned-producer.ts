@@ -3,16 +3,16 @@
  * operator commands. Records are partitioned by kafkajs' DefaultPartitioner: murmur2 of the key,
  * as Java's clients do, so a bizId's commands share one partition number across topics.
  */
-import {
-  type Kafka,
-  type Message,
-  type PartitionerArgs,
-  Partitioners,
-  type Producer,
-  type RecordMetadata,
-  type TopicMessages,
+import type {
+  Kafka,
+  Message,
+  PartitionerArgs,
+  Producer,
+  RecordMetadata,
+  TopicMessages,
 } from 'kafkajs';
 import type { KafkaWriteFailed } from '../errors.js';
+import { Partitioners } from './kafkajs.js';
 import type {
   ExclusiveProducer,
   PositionedProducer,

@@ -1,11 +1,5 @@
-import {
-  type ICustomPartitioner,
-  type Kafka,
-  Partitioners,
-  type Producer,
-  type TopicMessages,
-  type Transaction,
-} from 'kafkajs';
+import type { ICustomPartitioner, Kafka, Producer, TopicMessages, Transaction } from 'kafkajs';
+import { Partitioners } from './kafkajs.js';
 import { keyPartition } from './murmur2.js';
 import type { OutboundRecord, RecordProducer } from './types.js';
 import { encodeVarintsInPlace } from './varint-encoding.js';
