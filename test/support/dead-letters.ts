@@ -4,8 +4,8 @@ import { CommandInvalid } from '../../src/errors.js';
 import type { InboundRecord, OutboundRecord } from '../../src/kafka/index.js';
 import { deadLetterRecord } from '../../src/producers/dead-letter.js';
 
-/** Room enough that nothing is cut. */
-const LIMITS = {
+/** Dead-letter limits with room enough that nothing is cut. */
+export const ROOMY_DEAD_LETTER_LIMITS = {
   maxRecordBytes: 1_048_588,
   maxKeyBytes: 1_024,
   maxHeaders: 64,
@@ -27,7 +27,7 @@ export function schemaError(message = 'payload.pass: expected boolean'): Command
 
 /** The dead letter the bridge writes for `record` on `topic`. */
 export function deadLetterOf(record: InboundRecord, topic: string, error = schemaError()) {
-  return deadLetterRecord(record, error, topic, LIMITS);
+  return deadLetterRecord(record, error, topic, ROOMY_DEAD_LETTER_LIMITS);
 }
 
 /** A written record as a consumer reads it back: key, value and headers as bytes. */

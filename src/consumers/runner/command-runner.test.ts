@@ -1,5 +1,6 @@
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ROOMY_DEAD_LETTER_LIMITS } from '../../../test/support/dead-letters.js';
 import {
   CommandOutcomeUnknown,
   FileFetchFailed,
@@ -81,12 +82,7 @@ function setup({
       topics,
       source: 'test',
       keep: 10,
-      deadLetter: {
-        maxRecordBytes: 1_048_588,
-        maxKeyBytes: 1_024,
-        maxHeaders: 64,
-        maxHeaderBytes: 16_384,
-      },
+      deadLetter: ROOMY_DEAD_LETTER_LIMITS,
       log,
     }),
     forwarding: new Forwarding({ outbox, ledgerTopic: topics.ledger, observer, log }),

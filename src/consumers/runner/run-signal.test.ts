@@ -8,6 +8,7 @@ import { getEventListeners } from 'node:events';
 import pino from 'pino';
 import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
+import { ROOMY_DEAD_LETTER_LIMITS } from '../../../test/support/dead-letters.js';
 import type { CallInfo } from '../../api-client/index.js';
 import { SigningClient } from '../../api-client/index.js';
 import { createHandlers } from '../../handlers/index.js';
@@ -77,12 +78,7 @@ function runner(task: PartitionTask, calls: CallInfo[]) {
       topics,
       source: 'test',
       keep: 10,
-      deadLetter: {
-        maxRecordBytes: 1_048_588,
-        maxKeyBytes: 1_024,
-        maxHeaders: 64,
-        maxHeaderBytes: 16_384,
-      },
+      deadLetter: ROOMY_DEAD_LETTER_LIMITS,
       log,
     }),
     forwarding: new Forwarding({ outbox, ledgerTopic: topics.ledger, observer, log }),

@@ -41,7 +41,7 @@ function daysInMonth(year: number, month: number): number {
 }
 
 /** Whether the value's numbers, split at ` `, `-` and `:`, make the same Date back. */
-function roundTrips(value: string): boolean {
+export function roundTrips(value: string): boolean {
   const [date = '', time = ''] = value.split(' ');
   const [year, month, day] = date.split('-').map(Number);
   const [hour, minute, second] = time.split(':').map(Number);

@@ -5,22 +5,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Timestamp } from './primitives.js';
-
-function roundTrips(value: string): boolean {
-  const [date = '', time = ''] = value.split(' ');
-  const [year, month, day] = date.split('-').map(Number);
-  const [hour, minute, second] = time.split(':').map(Number);
-  const parsed = new Date(Date.UTC(year ?? 0, (month ?? 0) - 1, day, hour, minute, second));
-  return (
-    parsed.getUTCFullYear() === year &&
-    parsed.getUTCMonth() + 1 === month &&
-    parsed.getUTCDate() === day &&
-    parsed.getUTCHours() === hour &&
-    parsed.getUTCMinutes() === minute &&
-    parsed.getUTCSeconds() === second
-  );
-}
+// The former rule, which Timestamp still applies to what its format refuses.
+import { roundTrips, Timestamp } from './primitives.js';
 
 const Reference = z
   .string()
