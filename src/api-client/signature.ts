@@ -2,7 +2,7 @@
  * The platform's request signature, kept free of any transport so the simulator can verify with
  * the very function the client signs with (platform notes, "Authentication headers").
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export const DEFAULT_HEADER_PREFIX = 'x-svc-open-';
 
@@ -36,9 +36,8 @@ export function md5Signature(
   timestamp: string,
   nonce?: string,
 ): string {
-  return createHash('md5')
-    .update(appToken + appSecret + timestamp + (nonce ?? ''), 'utf8')
-    .digest('hex');
+  // One-shot: no Hash object per request.
+  return hash('md5', appToken + appSecret + timestamp + (nonce ?? ''), 'hex');
 }
 
 /** The default signer: three headers, or four when a nonce is given. */
