@@ -5,6 +5,7 @@
 
 import { EventInvalid } from '../errors.js';
 import type { OutboundRecord } from '../kafka/index.js';
+import { compiled } from '../schemas/compiled.js';
 import { invalidFields } from '../schemas/issues.js';
 import {
   EVENTS,
@@ -82,7 +83,8 @@ export function encodeEvent(
   address: EventAddress,
   now: Date = new Date(),
 ): OutboundRecord {
-  const parsed = EVENTS[event.type].data.safeParse(event.data);
+  // The compiled copy: every event's data is checked, and valid data takes generated code.
+  const parsed = compiled(EVENTS[event.type].data).safeParse(event.data);
   if (!parsed.success) {
     throw new EventInvalid(`event ${event.type} does not match its schema`, {
       details: { type: event.type, fields: invalidFields(parsed.error) },

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { compiled } from './compiled.js';
 import { FileContent } from './messages/commands.js';
-import { COMMAND_EXAMPLES } from './messages/examples.js';
+import { EVENTS } from './messages/events.js';
+import { COMMAND_EXAMPLES, EVENT_EXAMPLES } from './messages/examples.js';
 import { COMMANDS } from './messages/topics.js';
 import { OPERATIONS } from './platform/operations.js';
 import { Contract } from './platform/resources.js';
@@ -34,7 +35,7 @@ const draft = {
   documents: [{ id: '3141592653589793243', title: 'NDA', createTime: '2026-11-26 10:00:00' }],
 };
 
-/** Each schema every command passes through, with values it accepts. */
+/** Each schema every command passes through, its events' data included, with values it accepts. */
 const CASES: ReadonlyArray<readonly [string, z.ZodType, readonly Json[]]> = [
   ...Object.entries(COMMANDS).map(
     ([type, { schema }]) =>
@@ -73,6 +74,10 @@ const CASES: ReadonlyArray<readonly [string, z.ZodType, readonly Json[]]> = [
   ['createDraft result', OPERATIONS.createDraft.result, [draft, { ...draft, status: 'ARCHIVED' }]],
   ['addDocument result', OPERATIONS.addDocumentByTemplate.result, [{ documentId: '1' }]],
   ['remindSignatories result', OPERATIONS.remindSignatories.result, [undefined, {}]],
+  ...Object.entries(EVENTS).map(
+    ([type, { data }]) =>
+      [`${type} data`, data, [EVENT_EXAMPLES[type as keyof typeof EVENTS]]] as const,
+  ),
 ];
 
 /** The places in a value that an edit can change: every key and element, nested. */
