@@ -10,6 +10,7 @@ import type {
   TopicPartitionOffset,
   TopicPartitions,
 } from './types.js';
+import { decodeVarLongsWithoutLongs } from './varint-decoding.js';
 
 /** kafkajs heartbeats only between fetches, so a fetch must never wait long. */
 const FETCH_MAX_WAIT_MS = 200;
@@ -45,6 +46,7 @@ export class KafkajsGroupConsumer implements GroupConsumer {
 
   constructor(kafka: Kafka, { groupId, instanceId }: GroupConsumerOptions) {
     guardHeaderDecoding();
+    decodeVarLongsWithoutLongs();
     this.#kafka = kafka;
     this.#groupId = groupId;
     this.#instanceId = instanceId;
