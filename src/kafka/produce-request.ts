@@ -88,8 +88,9 @@ const SMALL = 2 ** 30;
 class NotPlain extends Error {}
 
 /**
- * A growing buffer, reused for every request: encoding is synchronous, so never shared. It keeps
- * the size of the largest request written, which the outbox bounds (its largest batch).
+ * A growing buffer, reused for every request: encoding is synchronous, so never shared. It grows
+ * by doubling and never shrinks: at most twice the largest request written, which the outbox
+ * bounds (its largest batch).
  */
 class Writer {
   buf = Buffer.allocUnsafe(64 * 1024);
