@@ -63,7 +63,7 @@ function brokerScenarios(brokers: () => string[]): void {
     const admin = await connected(kafka().admin());
     // kafkajs' own waitForLeaders gives up on UNKNOWN_TOPIC_OR_PARTITION, which a busy KRaft
     // broker answers for a moment after the topic is created; wait for the leaders ourselves.
-    await admin.createTopics({ topics: [{ topic, numPartitions }] });
+    await admin.createTopics({ topics: [{ topic, numPartitions }], waitForLeaders: false });
     await waitUntil(() => admin.fetchTopicMetadata({ topics: [topic] }), {
       what: `leaders for the ${numPartitions} partitions of ${topic}`,
       until: ({ topics }) =>
