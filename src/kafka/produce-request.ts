@@ -17,6 +17,7 @@
 import { createRequire } from 'node:module';
 import { crc32c } from './crc32c.js';
 import './pooled-encoder.js'; // kafkajs' modules required below take the pooled encoder
+import { isSmall } from './varint-encoding.js';
 
 interface Message {
   readonly key?: unknown;
@@ -81,8 +82,6 @@ const TRANSACTIONAL = 16;
 const MAX_VARINT_BYTES = 5;
 // The length below which a string's zigzag varint is one byte, and copying it by hand pays.
 const SHORT = 64;
-// Below this magnitude a zigzag varlong is the zigzag varint of the same number.
-const SMALL = 2 ** 30;
 
 /** Why a request goes through kafkajs' own encoding instead. */
 class NotPlain extends Error {}
@@ -281,7 +280,7 @@ function timestampRange(messages: readonly Message[], dateNow: number): [unknown
 }
 
 function writeRecord(message: Message, offsetDelta: number, timestampDelta: number): void {
-  if (!Number.isInteger(timestampDelta) || Math.abs(timestampDelta) >= SMALL) throw new NotPlain();
+  if (!isSmall(timestampDelta)) throw new NotPlain();
   const headers = message.headers === undefined ? {} : message.headers;
   if (typeof headers !== 'object' || headers === null) throw new NotPlain();
   writer.reserve(MAX_VARINT_BYTES);

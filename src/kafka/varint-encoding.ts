@@ -61,7 +61,8 @@ export function encodeVarintsInPlace(): void {
   proto[INSTALLED] = true;
 }
 
-function isSmall(value: unknown): value is number {
+/** A varlong kafkajs writes as the varint of the same number (zigzag within 32 bits). */
+export function isSmall(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= -SMALL && value < SMALL;
 }
 
