@@ -15,6 +15,7 @@ import { useEndToEnd } from '../e2e/support/e2e.js';
 import { uniqueBizId } from '../handlers/support/fixtures.js';
 import { CommandSender, PERSON, TEST_PARTITIONS } from '../support/bridge-harness.js';
 import { readTopic } from '../support/read-topic.js';
+import { waitUntil } from '../support/wait.js';
 
 const brokers = inject('kafkaBrokers').split(',');
 const e2e = useEndToEnd();
@@ -172,6 +173,8 @@ describe('EventSubscriber', () => {
     await sender.close();
     const sent = await producer.send('create-contract', draft(bizId));
     await subscriber.waitForOutcome(sent, { timeoutMs: 30_000 });
+    // The dead letter is read from its own topic, so it may come after the outcome awaited.
+    await waitUntil(() => letters.length, { what: 'the dead letter of the remind' });
     await subscriber.stop();
     expect(undecodable.map((e) => e.details.reason)).toEqual(['not-cloudevent']);
     expect(letters.map((l) => [l.original.key?.toString(), l.errorCode])).toEqual([
