@@ -50,14 +50,14 @@ describe('the AsyncAPI headers are those the producers write', () => {
     const written = Object.keys(record.headers ?? {}).sort();
     expect(written).toEqual(Object.keys(declared.properties).sort());
     const untraced = written.filter((name) => !(TRACE_HEADERS as readonly string[]).includes(name));
-    expect(declared.required.sort()).toEqual(untraced);
+    expect([...declared.required].sort()).toEqual(untraced);
   });
 
   it('when a record without key or bizId is rejected, then its event lacks ce_subject and the document allows that and a null key', () => {
     const record = encodeEvent(rejected, { ...address, bizId: undefined });
     const declared = headersOf('commandRejected');
     expect(record.key).toBeNull();
-    expect(declared.required.sort()).toEqual(Object.keys(record.headers ?? {}).sort());
+    expect([...declared.required].sort()).toEqual(Object.keys(record.headers ?? {}).sort());
     expect(Object.keys(declared.properties)).toContain('ce_subject');
     expect(messages.commandRejected?.bindings).toMatchObject({
       kafka: { key: { type: ['string', 'null'] } },
@@ -86,7 +86,7 @@ describe('the AsyncAPI headers are those the producers write', () => {
       maxRecordBytes: 1_000,
     });
     const declared = headersOf('deadLetter');
-    expect(declared.required.sort()).toEqual(Object.keys(whole.headers ?? {}).sort());
+    expect([...declared.required].sort()).toEqual(Object.keys(whole.headers ?? {}).sort());
     expect(Object.keys(declared.properties).sort()).toEqual(Object.keys(cut.headers ?? {}).sort());
   });
 });
