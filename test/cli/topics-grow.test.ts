@@ -20,7 +20,9 @@ import {
   uniquePrefix,
 } from '../support/bridge-harness.js';
 import { cli, killAll } from '../support/cli-process.js';
+import { harnessKafkaClient } from '../support/harness-kafka-client.js';
 import { untilSettled } from '../support/settled.js';
+import { waitUntil } from '../support/wait.js';
 
 const brokers = inject('kafkaBrokers').split(',');
 const prefix = uniquePrefix();
@@ -53,6 +55,17 @@ function grow() {
   });
 }
 
+async function groupMembers(id: string): Promise<number> {
+  const admin = harnessKafkaClient(brokers).admin();
+  await admin.connect();
+  try {
+    const { groups } = await admin.describeGroups([id]);
+    return groups[0]?.members.length ?? 0;
+  } finally {
+    await admin.disconnect();
+  }
+}
+
 describe('signing-bridge topics grow', () => {
   it('when the group runs, then grow is refused; stopped, every topic grows, run again it only completes the entries’ move, and each bizId keeps its dedup and its contract on its new partition', async () => {
     // Enough bizIds that some move: murmur2 modulo 8 differs from modulo 4 for about half.
@@ -74,9 +87,16 @@ describe('signing-bridge topics grow', () => {
     );
     await untilSettled({ brokers, groupId, topics, collector });
     await before.stop();
+    // As an operator would: grow once the broker lists no member (a member that could not
+    // leave, in a rejoin at the stop, stays listed until its session ends).
+    await waitUntil(() => groupMembers(groupId), {
+      until: (members) => members === 0,
+      what: `group ${groupId} without members`,
+    });
 
     const grown = grow();
-    expect(await grown.exit).toBe(0);
+    // With its output, so that a refusal says why.
+    expect({ exit: await grown.exit, ...grown.output }).toMatchObject({ exit: 0 });
     expect(grown.output.stdout).toContain(`to ${GROWN} partitions`);
     const again = grow(); // as after a run cut off once every topic had grown
     expect(await again.exit).toBe(0);
