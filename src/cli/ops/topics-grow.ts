@@ -96,7 +96,7 @@ export async function growTopics(
     if ((await admin.groupMembers(groupId)) > 0) {
       throw refuse(
         'group-active',
-        `group ${groupId} has members: stop every instance of the bridge first`,
+        `group ${groupId} has members: stop every instance of the bridge first (one stopped in the last few seconds may still be listed until its session of 10 s ends: run this again then)`,
       );
     }
     const entries = await ledgerEntries(tools, topics.ledger);
