@@ -13,6 +13,7 @@ import { IMAGE_NODE_OPTIONS } from '../support/image-node-options.js';
 import type { Entries } from './build.js';
 import { APP } from './contracts-setup.js';
 import { PARTITIONS } from './kafka-io.js';
+import { LIVE_HEAP_LINE } from './live-heap.js';
 import type { Options } from './options.js';
 
 export interface SubjectContext {
@@ -61,7 +62,8 @@ export const GC_TALLY_LINE = /^gc-tally (\{.*\})$/;
 
 /** Warnings, errors and fatal lines of a pino JSON log on stdout, and all of stderr. */
 const echoProblems = (line: string, stream: 'stdout' | 'stderr') =>
-  (stream === 'stderr' && !GC_TALLY_LINE.test(line)) || /"level":[456]0/.test(line);
+  (stream === 'stderr' && !GC_TALLY_LINE.test(line) && !LIVE_HEAP_LINE.test(line)) ||
+  /"level":[456]0/.test(line);
 
 /** The bridge's log line of each change of its share of the platform budget. */
 export const SHARE_CHANGED = '"msg":"platform budget share changed"';

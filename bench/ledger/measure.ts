@@ -11,10 +11,11 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Partitioners, type PartitionMetadata } from 'kafkajs';
 import type { Command } from '../../src/schemas/messages/index.js';
 import { topicNames } from '../../src/schemas/messages/index.js';
-import { freePort, heapMb, scrape } from '../bridge/bridge-metrics.js';
+import { freePort } from '../bridge/bridge-metrics.js';
 import type { Entries } from '../bridge/build.js';
 import { EventTally } from '../bridge/event-tally.js';
 import { CommandWriter, createTopics, PARTITIONS } from '../bridge/kafka-io.js';
+import { LIVE_HEAP_FLAGS, liveHeapBytes } from '../bridge/live-heap.js';
 import { percentiles, round } from '../bridge/stats.js';
 import { BRIDGE } from '../bridge/subjects.js';
 import { PERSON } from '../bridge/workload.js';
@@ -144,7 +145,7 @@ async function startBridge(context: Context, prefix: string): Promise<Started> {
     connections: 64,
     requestsPerSecond: 0,
     metricsPort,
-    tuning: { bridgeFlags: [], bridgeEnv: {} },
+    tuning: { bridgeFlags: LIVE_HEAP_FLAGS, bridgeEnv: {} },
   });
   const sampler = new ResourceSampler(bridge.pid, 100);
   const acquired: Started['acquired'] = [];
@@ -159,11 +160,13 @@ async function measureStart(started: Started) {
   await started.bridge.waitForLine(BRIDGE.ready, 300_000);
   const startupSeconds = (Date.now() - started.spawnedAt) / 1000;
   const restoreCpuSeconds = (await cpuSeconds(started.bridge.pid)) ?? Number.NaN;
-  const metrics = await scrape(started.metricsPort);
+  // After a full collection: what the entries hold, not the restore's garbage.
+  const live = await liveHeapBytes(started.bridge);
+  const liveHeapMb = live === undefined ? Number.NaN : round(live / 2 ** 20, 1);
   return {
     startupSeconds: round(startupSeconds, 2),
     restoreCpuSeconds: round(restoreCpuSeconds, 2),
-    liveHeapMb: heapMb(metrics).used,
+    liveHeapMb,
     entriesHeld: started.acquired.reduce((sum, a) => sum + a.entries, 0),
   };
 }

@@ -1,0 +1,30 @@
+/**
+ * The bridge's heap in use right after a full collection: it preloads
+ * bench/support/collect-on-signal.mjs, which answers SIGWINCH with the figure.
+ */
+import { join } from 'node:path';
+import { type NodeChild, ROOT } from '../support/child-process.js';
+
+export const LIVE_HEAP_LINE = /^live-heap (\d+)$/;
+
+/** Node flags for the subject that let liveHeapBytes ask it. */
+export const LIVE_HEAP_FLAGS = [
+  '--expose-gc',
+  '--import',
+  join(ROOT, 'bench/support/collect-on-signal.mjs'),
+];
+
+/** Bytes in use after a full collection; undefined when it does not answer within the timeout. */
+export async function liveHeapBytes(
+  child: NodeChild,
+  timeoutMs = 30_000,
+): Promise<number | undefined> {
+  const answer = child.waitForLine(LIVE_HEAP_LINE, timeoutMs);
+  child.process.kill('SIGWINCH');
+  try {
+    const [, bytes] = await answer;
+    return Number(bytes);
+  } catch {
+    return undefined;
+  }
+}
