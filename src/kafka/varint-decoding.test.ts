@@ -9,7 +9,22 @@ const Encoder = require('kafkajs/src/protocol/encoder.js');
 const encodeRecord = require('kafkajs/src/protocol/recordBatch/record/v0/index.js');
 const decodeRecord = require('kafkajs/src/protocol/recordBatch/record/v0/decoder.js');
 
-const originalReadVarLong = Decoder.prototype.readVarLong;
+/**
+ * kafkajs' own readVarLong, from a fresh load of its decoder: the unit files share their worker's
+ * modules, and another one may have installed ours on the shared decoder already.
+ */
+function kafkajsReadVarLong() {
+  const path = require.resolve('kafkajs/src/protocol/decoder.js');
+  const shared = require.cache[path];
+  delete require.cache[path];
+  try {
+    return require(path).prototype.readVarLong;
+  } finally {
+    require.cache[path] = shared;
+  }
+}
+
+const originalReadVarLong = kafkajsReadVarLong();
 
 /** What a read gives: the value as a BigInt, or the error's class, and where it stopped. */
 function outcome(read: (decoder: { offset: number }) => unknown, bytes: Uint8Array) {
