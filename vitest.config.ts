@@ -28,6 +28,7 @@ export default defineConfig({
           // files' time; test/support/unit-setup.ts undoes what a test changed in the process.
           isolate: false,
           setupFiles: ['test/support/unit-setup.ts'],
+          restoreMocks: true,
           unstubEnvs: true,
           unstubGlobals: true,
           // Type tests (*.test-d.ts): checked by tsc, reported as tests; nothing runs.

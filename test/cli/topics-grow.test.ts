@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { keyPartition } from '../../src/kafka/index.js';
+import { kafkaToolsOver, keyPartition } from '../../src/kafka/index.js';
 import { topicNames } from '../../src/schemas/messages/index.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
 import {
@@ -55,12 +55,11 @@ function grow() {
   });
 }
 
+/** The members `topics grow` counts before it refuses as group-active. */
 async function groupMembers(id: string): Promise<number> {
-  const admin = harnessKafkaClient(brokers).admin();
-  await admin.connect();
+  const admin = await kafkaToolsOver(harnessKafkaClient(brokers)).clusterAdmin();
   try {
-    const { groups } = await admin.describeGroups([id]);
-    return groups[0]?.members.length ?? 0;
+    return await admin.groupMembers(id);
   } finally {
     await admin.disconnect();
   }

@@ -1,7 +1,7 @@
 // The unit files share their worker's modules (isolate: false, for the import time), so what one
-// file changes in the process would reach the next. After each test the fake clock and spies are
-// undone here (stubbed env and globals by the config: unstubEnvs, unstubGlobals); a file that
-// starts with the timers still swapped fails, naming the file that left them so.
+// file changes in the process would reach the next. After each test the fake clock is undone
+// here (spies, stubbed env and globals by the config: restoreMocks, unstubEnvs, unstubGlobals); a
+// file that starts with the timers still swapped fails, naming the file that left them so.
 import { afterEach, beforeAll, expect, vi } from 'vitest';
 
 const shared = globalThis as typeof globalThis & {
@@ -18,6 +18,5 @@ beforeAll(() => {
 
 afterEach(() => {
   vi.useRealTimers();
-  vi.restoreAllMocks();
   state.lastFile = expect.getState().testPath;
 });
