@@ -27,14 +27,8 @@ export interface GcResult {
 
 /** The subject's totals now; undefined when it does not answer within the timeout. */
 export async function gcMark(child: NodeChild, timeoutMs = 10_000): Promise<GcTotals | undefined> {
-  const answer = child.waitForLine(GC_TALLY_LINE, timeoutMs);
-  child.process.kill('SIGUSR2');
-  try {
-    const [, json = '{}'] = await answer;
-    return JSON.parse(json) as GcTotals;
-  } catch {
-    return undefined;
-  }
+  const answer = await child.ask('SIGUSR2', GC_TALLY_LINE, timeoutMs);
+  return answer && (JSON.parse(answer[1] ?? '{}') as GcTotals);
 }
 
 export function gcBetween(start: GcTotals, end: GcTotals, commands: number): GcResult {

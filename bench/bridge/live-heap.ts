@@ -19,12 +19,6 @@ export async function liveHeapBytes(
   child: NodeChild,
   timeoutMs = 30_000,
 ): Promise<number | undefined> {
-  const answer = child.waitForLine(LIVE_HEAP_LINE, timeoutMs);
-  child.process.kill('SIGWINCH');
-  try {
-    const [, bytes] = await answer;
-    return Number(bytes);
-  } catch {
-    return undefined;
-  }
+  const answer = await child.ask('SIGWINCH', LIVE_HEAP_LINE, timeoutMs);
+  return answer && Number(answer[1]);
 }

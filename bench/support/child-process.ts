@@ -79,6 +79,20 @@ export class NodeChild {
     this.#listeners.add(listener);
   }
 
+  /**
+   * Sends `signal` and resolves with the match of the first line that answers it; undefined when
+   * none comes within the timeout (or the process exits first).
+   */
+  async ask(
+    signal: NodeJS.Signals,
+    answer: RegExp,
+    timeoutMs: number,
+  ): Promise<RegExpExecArray | undefined> {
+    const answered = this.waitForLine(answer, timeoutMs);
+    this.process.kill(signal);
+    return answered.catch(() => undefined);
+  }
+
   /** The match of the first line to match, from now on; rejects on exit or after the timeout. */
   waitForLine(pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray> {
     return new Promise((resolve, reject) => {
