@@ -4,9 +4,16 @@
  */
 import { once } from 'node:events';
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
+import fc from 'fast-check';
 import { errors, Pool } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AnswerTooLarge, BoundedBody, ExchangeFailed, exchange } from './http-exchange.js';
+import {
+  AnswerTooLarge,
+  BoundedBody,
+  ExchangeFailed,
+  exchange,
+  isHeaderName,
+} from './http-exchange.js';
 
 const servers: Server[] = [];
 const pools: Pool[] = [];
@@ -171,5 +178,41 @@ describe('BoundedBody', () => {
     body.add(bytes.subarray(0, 2));
     body.add(bytes.subarray(2));
     expect(body.text()).toBe('合同');
+  });
+});
+
+describe('isHeaderName', () => {
+  // A header name is a token: these characters, in any case.
+  const tokenChar = fc.constantFrom(
+    ..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-!#$%&'*+.^_`|~",
+  );
+  const near = fc.oneof(
+    fc.constantFrom('retry-after', 'content-type', 'content-length'),
+    fc.string({ unit: tokenChar, minLength: 10, maxLength: 15 }),
+  );
+
+  it('when a name is compared as bytes or as text, then it matches exactly when its lower case is the name', () => {
+    fc.assert(
+      fc.property(near, fc.array(fc.boolean(), { maxLength: 15 }), near, (base, upper, lower) => {
+        const name = [...base].map((c, i) => (upper[i] ? c.toUpperCase() : c)).join('');
+        const expected = name.toLowerCase() === lower;
+        expect(isHeaderName(name, lower)).toBe(expected);
+        expect(isHeaderName(Buffer.from(name, 'latin1'), lower)).toBe(expected);
+      }),
+    );
+  });
+
+  it('when the answer names its headers in upper case, then their values are read', async () => {
+    const origin = await serve((socket) =>
+      socket.end(
+        'HTTP/1.1 429 Too Many Requests\r\nCONTENT-TYPE: text/plain\r\nRetry-After: 3\r\nContent-Length: 2\r\n\r\nno',
+      ),
+    );
+    await expect(post(origin)).resolves.toEqual({
+      statusCode: 429,
+      body: 'no',
+      retryAfter: '3',
+      contentType: 'text/plain',
+    });
   });
 });

@@ -210,12 +210,11 @@ export class BoundedBody {
 const RETRY_AFTER = 'retry-after';
 const CONTENT_TYPE = 'content-type';
 const CONTENT_LENGTH = 'content-length';
-const READ_LENGTHS = new Set([RETRY_AFTER.length, CONTENT_TYPE.length, CONTENT_LENGTH.length]);
 
 /**
  * The headers the exchange reads, from undici's raw list (name, value, name, value, ...), names
- * in any case; the first of a repeated one. One pass, and only names of the right length are
- * made into strings (header names are ASCII tokens: bytes and characters count alike).
+ * in any case; the first of a repeated one. One pass; a name is compared where it lies, and only
+ * the values read are made into strings.
  */
 function answerHeaders(raw: readonly Buffer[] | readonly string[] | null): {
   retryAfter?: string | undefined;
@@ -226,11 +225,28 @@ function answerHeaders(raw: readonly Buffer[] | readonly string[] | null): {
   let contentType: string | undefined;
   let contentLength: string | undefined;
   for (let i = 0; raw && i + 1 < raw.length; i += 2) {
-    if (!READ_LENGTHS.has(raw[i]?.length ?? 0)) continue;
-    const name = String(raw[i]).toLowerCase();
-    if (name === RETRY_AFTER) retryAfter ??= String(raw[i + 1]);
-    else if (name === CONTENT_TYPE) contentType ??= String(raw[i + 1]);
-    else if (name === CONTENT_LENGTH) contentLength ??= String(raw[i + 1]);
+    const name = raw[i] as Buffer | string;
+    if (retryAfter === undefined && isHeaderName(name, RETRY_AFTER))
+      retryAfter = String(raw[i + 1]);
+    else if (contentType === undefined && isHeaderName(name, CONTENT_TYPE))
+      contentType = String(raw[i + 1]);
+    else if (contentLength === undefined && isHeaderName(name, CONTENT_LENGTH))
+      contentLength = String(raw[i + 1]);
   }
   return { retryAfter, contentType, contentLength };
+}
+
+/**
+ * Whether a raw header name is `lowerName` (lower-case letters and '-') in any case. ORing 0x20
+ * into a code lower-cases an ASCII letter and leaves '-' as it is; the only other code it maps
+ * onto one of those is CR onto '-', and a header name holds no CR (the parser refuses it).
+ */
+export function isHeaderName(name: Buffer | string, lowerName: string): boolean {
+  if (name.length !== lowerName.length) return false;
+  const text = typeof name === 'string';
+  for (let i = 0; i < lowerName.length; i++) {
+    const code = text ? (name as string).charCodeAt(i) : ((name as Buffer)[i] as number);
+    if ((code | 0x20) !== lowerName.charCodeAt(i)) return false;
+  }
+  return true;
 }

@@ -222,6 +222,12 @@ describe('decodeCommand limits, checked before the value is read', () => {
     expect(decode(record(JSON.stringify({ ...remind, bizId: 'ff' }), latin1)).ok).toBe(true);
   });
 
+  it('when the bizId holds a lone surrogate, then no key spells it: the bytes a lone surrogate is written as (those of U+FFFD) are refused as its key', () => {
+    const bizId = 'biz-\uD800';
+    const decoded = decode(record(JSON.stringify({ ...remind, bizId }), Buffer.from(bizId)));
+    expect(decoded).toMatchObject({ ok: false, error: { details: { reason: 'key' } } });
+  });
+
   it('when the value starts with a byte-order mark, then it is not taken off silently: the value is not JSON', () => {
     const decoded = decode(
       record(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(remind))])),

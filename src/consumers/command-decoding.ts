@@ -56,7 +56,8 @@ export function decodeCommand(
   const text = record.value === null ? undefined : utf8(record.value);
   if (record.value !== null && text === undefined) return notUtf8(record, 'value');
   const json = parseJson(text);
-  if (record.key !== null && utf8(record.key) === undefined) {
+  const key = record.key === null ? null : utf8(record.key);
+  if (key === undefined) {
     // The commandId names the rejection for its producer; the bizId the value claims is not
     // the key's, so the event is keyed by the key's excerpt (job.ts), not by that claim.
     return { ...notUtf8(record, 'key'), commandId: stringField(json, 'commandId') };
@@ -79,8 +80,10 @@ export function decodeCommand(
   }
   const command = parsed.data as Command;
   // The key's bytes decide the partition, and so the owner and the ledger partition of the
-  // bizId: they must be the bizId's own UTF-8 bytes.
-  if (record.key === null || !record.key.equals(Buffer.from(command.bizId))) {
+  // bizId: they must be the bizId's own UTF-8 bytes. The key read as UTF-8 (fatal, above) being
+  // the bizId says so: such a decoding never makes a lone surrogate, so its text encodes back to
+  // exactly the key's bytes (and a bizId with a lone surrogate, which no UTF-8 spells, is refused).
+  if (key !== command.bizId) {
     const rule = 'the record key must be the UTF-8 bytes of bizId exactly';
     return { ...invalid(record, 'key', rule, [{ path: '(key)', rule }]), commandId, bizId };
   }

@@ -67,9 +67,11 @@ export class Ledger {
   readonly #partitions = new Map<number, EntryStore>();
   readonly #partitionBytes: number;
   readonly #onEvict: LedgerOptions['onEvict'];
-  // Parsed entries by `<partition>\n<bizId>`, least recently used first.
-  readonly #parsed = new Map<string, LedgerEntry>();
-  // The key last used: a command reads and writes its entry several times in a row.
+  // Parsed entries by bizId, least recently used first. Keyed by the bizId alone, the string a
+  // command carries (its hash computed once), not by one joined with the partition per lookup;
+  // a bizId held in two partitions (the topic grew) keeps one of them here, as a cache may.
+  readonly #parsed = new Map<string, ParsedEntry>();
+  // The bizId last used: a command reads and writes its entry several times in a row.
   #newest: string | undefined;
   readonly #parsedMax: number;
   #unreadable = 0;
@@ -174,11 +176,10 @@ export class Ledger {
   }
 
   get(partition: number, bizId: string): LedgerEntry {
-    const key = `${partition}\n${bizId}`;
-    const parsed = this.#parsed.get(key);
-    if (parsed) {
-      this.#remember(key, parsed);
-      return parsed;
+    const parsed = this.#parsed.get(bizId);
+    if (parsed?.partition === partition) {
+      this.#touch(bizId, parsed);
+      return parsed.entry;
     }
     const entries = this.#partitions.get(partition);
     const stored = entries?.get(bizId);
@@ -189,7 +190,7 @@ export class Ledger {
       entries?.delete(bizId);
       return EMPTY_ENTRY;
     }
-    this.#remember(key, entry);
+    this.#remember(partition, bizId, entry);
     return entry;
   }
 
@@ -202,7 +203,7 @@ export class Ledger {
     const entries = this.#partitions.get(partition);
     if (entries) {
       entries.set(bizId, storedEntry(nowMs, record.value as string));
-      this.#remember(`${partition}\n${bizId}`, entry);
+      this.#remember(partition, bizId, entry);
     }
     return record;
   }
@@ -223,25 +224,36 @@ export class Ledger {
         refreshed.push(this.write(partition, bizId, entry, nowMs));
       } else {
         entries?.delete(bizId);
-        this.#parsed.delete(`${partition}\n${bizId}`);
+        if (this.#parsed.get(bizId)?.partition === partition) this.#parsed.delete(bizId);
         expired.push(entryTombstone(this.topic, partition, bizId));
       }
     }
     return { expired, refreshed };
   }
 
-  #remember(key: string, entry: LedgerEntry): void {
-    // The newest stays last when set again: only another key is moved to the end.
-    if (key !== this.#newest) this.#parsed.delete(key);
-    this.#parsed.set(key, entry);
-    this.#newest = key;
+  #remember(partition: number, bizId: string, entry: LedgerEntry): void {
+    this.#touch(bizId, { partition, entry });
     if (this.#parsed.size <= this.#parsedMax) return;
     const [oldest] = this.#parsed.keys();
     if (oldest !== undefined) this.#parsed.delete(oldest);
   }
 
-  #forgetParsed(partition: number): void {
-    const prefix = `${partition}\n`;
-    for (const key of this.#parsed.keys()) if (key.startsWith(prefix)) this.#parsed.delete(key);
+  /** The bizId's parsed entry becomes the most recently used. */
+  #touch(bizId: string, parsed: ParsedEntry): void {
+    // The newest stays last when set again: only another bizId is moved to the end.
+    if (bizId !== this.#newest) this.#parsed.delete(bizId);
+    this.#parsed.set(bizId, parsed);
+    this.#newest = bizId;
   }
+
+  #forgetParsed(partition: number): void {
+    for (const [bizId, parsed] of this.#parsed) {
+      if (parsed.partition === partition) this.#parsed.delete(bizId);
+    }
+  }
+}
+
+interface ParsedEntry {
+  readonly partition: number;
+  readonly entry: LedgerEntry;
 }
