@@ -40,27 +40,15 @@ export function md5Signature(
   return hash('md5', appToken + appSecret + timestamp + (nonce ?? ''), 'hex');
 }
 
-/**
- * The last signature made without a nonce, and what it signed: the requests of one millisecond
- * share it (under a backlog, dozens leave in one turn of the event loop).
- */
-const lastSigned = { appToken: '', appSecret: '', timestamp: '', signature: '' };
-
 /** The default signer: three headers, or four when a nonce is given. */
 export const md5Signer: RequestSigner = ({ appToken, appSecret, now, nonce }) => {
   const timestamp = String(Math.trunc(now));
-  if (nonce !== undefined) {
-    const signature = md5Signature(appToken, appSecret, timestamp, nonce);
-    return { accessToken: appToken, timestamp, signature, nonce };
-  }
-  const last = lastSigned;
-  if (last.timestamp !== timestamp || last.appToken !== appToken || last.appSecret !== appSecret) {
-    last.signature = md5Signature(appToken, appSecret, timestamp);
-    last.appToken = appToken;
-    last.appSecret = appSecret;
-    last.timestamp = timestamp;
-  }
-  return { accessToken: appToken, timestamp, signature: last.signature, nonce };
+  return {
+    accessToken: appToken,
+    timestamp,
+    signature: md5Signature(appToken, appSecret, timestamp, nonce),
+    nonce,
+  };
 };
 
 export interface AuthHeaderNames {
