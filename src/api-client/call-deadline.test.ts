@@ -47,23 +47,6 @@ describe('CallDeadline', () => {
     expect(deadline.signal.aborted).toBe(false);
   });
 
-  it('when many attempts run under one caller and it aborts, then each still running aborts with its reason, in the order they started, and those cleared are left alone', () => {
-    const caller = new AbortController();
-    const deadlines = Array.from({ length: 5 }, () => new CallDeadline(1_000, caller.signal));
-    const told: number[] = [];
-    deadlines.forEach((deadline, i) => {
-      deadline.addEventListener('abort', () => told.push(i));
-    });
-    deadlines[1]?.clear();
-    deadlines[3]?.clear();
-    caller.abort(new Error('partition released'));
-    expect(told).toEqual([0, 2, 4]);
-    expect(deadlines.map((deadline) => deadline.aborted)).toEqual([true, false, true, false, true]);
-    expect(deadlines[4]?.reason).toEqual(new Error('partition released'));
-    // A new attempt under the aborted caller starts aborted.
-    expect(new CallDeadline(1_000, caller.signal).aborted).toBe(true);
-  });
-
   it('when it aborts, then its listeners are told once, in order, and one removed or added late is not', () => {
     const caller = new AbortController();
     const deadline = new CallDeadline(1_000, caller.signal);

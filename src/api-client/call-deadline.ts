@@ -60,8 +60,9 @@ export class CallDeadline implements AbortSource {
       this.#expired = true;
       this.#abort(new DeadlineExceeded(deadlineMs));
     }, deadlineMs);
+    // The deadline is its own listener (handleEvent): no bound function per attempt.
     if (caller?.aborted) this.handleEvent();
-    else if (caller) follow(caller, this);
+    else caller?.addEventListener('abort', this, { once: true });
   }
 
   /** Whether the deadline passed or the caller aborted. */
@@ -100,11 +101,11 @@ export class CallDeadline implements AbortSource {
   /** The attempt is over: no timer or listener is left behind. */
   clear(): void {
     clearTimeout(this.#timer);
-    if (this.#caller) unfollow(this.#caller, this);
+    this.#caller?.removeEventListener('abort', this);
     this.#listeners = [];
   }
 
-  /** The caller aborted (or had, when the deadline started). */
+  /** The caller aborted: the deadline's listener on the caller's signal (EventListener object). */
   handleEvent(): void {
     clearTimeout(this.#timer);
     this.#abort(this.#caller?.reason);
@@ -129,34 +130,4 @@ export class CallDeadline implements AbortSource {
       }
     }
   }
-}
-
-/**
- * The deadlines under each caller's signal. Every attempt of a partition's commands runs under
- * that partition's one signal: it gets a single listener, and deadlines join and leave a set,
- * where an EventTarget's add and remove per attempt cost more than the rest of a deadline.
- */
-const following = new WeakMap<AbortSignal, Set<CallDeadline>>();
-
-function follow(caller: AbortSignal, deadline: CallDeadline): void {
-  let deadlines = following.get(caller);
-  if (deadlines === undefined) {
-    const all = new Set<CallDeadline>();
-    following.set(caller, all);
-    caller.addEventListener(
-      'abort',
-      () => {
-        following.delete(caller);
-        // In the order they started; one cleared meanwhile has left the set.
-        for (const one of all) one.handleEvent();
-      },
-      { once: true },
-    );
-    deadlines = all;
-  }
-  deadlines.add(deadline);
-}
-
-function unfollow(caller: AbortSignal, deadline: CallDeadline): void {
-  following.get(caller)?.delete(deadline);
 }
