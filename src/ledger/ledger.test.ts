@@ -64,6 +64,41 @@ describe('Ledger', () => {
     );
   });
 
+  it('when one bizId is held in two partitions (the topic grew), then each partition reads its own entry, with a parsed cache of any size', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 3 }),
+        fc.array(fc.tuple(fc.constantFrom(0, 1), fc.constantFrom('a', 'b', 'c')), {
+          maxLength: 30,
+        }),
+        (parsedMax, uses) => {
+          const ledger = new Ledger('ledger', { parsedMax });
+          ledger.adopt(0, new Map());
+          ledger.adopt(1, new Map());
+          const expected = new Map<string, string[]>();
+          uses.forEach(([partition, bizId], i) => {
+            const next = withCommandEnded(ledger.get(partition, bizId), `c${i}`, 100);
+            ledger.write(partition, bizId, next);
+            const key = `${partition}/${bizId}`;
+            expected.set(key, [...(expected.get(key) ?? []), `c${i}`]);
+          });
+          for (const partition of [0, 1]) {
+            for (const bizId of ['a', 'b', 'c']) {
+              const done = expected.get(`${partition}/${bizId}`);
+              expect(ledger.get(partition, bizId).done ?? []).toEqual(done ?? []);
+            }
+          }
+          // A partition let go takes its parsed entries along, not the other's.
+          ledger.drop(0);
+          for (const bizId of ['a', 'b', 'c']) {
+            expect(ledger.get(0, bizId)).toBe(EMPTY_ENTRY);
+            expect(ledger.get(1, bizId).done ?? []).toEqual(expected.get(`1/${bizId}`) ?? []);
+          }
+        },
+      ),
+    );
+  });
+
   it('when an entry is read several times in a row, then it stays the most recently used: the least recently used leaves the parsed cache', () => {
     const ledger = ledgerWith({}, 2);
     ledger.write(0, 'a', ended('c1'));
