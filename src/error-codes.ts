@@ -192,7 +192,7 @@ export const ERROR_CODES = {
       "`signing-bridge topics grow` changed nothing (`details.reason`): `lag`, records on the partitions below the smallest count (those the bridge consumed) not committed yet, which could run behind newer records of their bizIds; `group-active`, the group has members; `smaller`, N is below a topic's count; `missing`, a topic does not exist.",
     retryable: false,
     action:
-      '`lag`: stop the producers and leave the bridge running (a bridge held by SB_ERR_KAFKA_TOPICS_REPARTITIONED still runs those partitions) until this reason goes, or, when no bridge can run them (it was stopped with counts already mixed), grow with `--accept-lag`, which gives up their order relative to newer records of their bizIds; `group-active`: stop every instance of the group (one stopped in the last seconds may stay listed until its 10 s session ends); `smaller`: give at least the count named; then run it again.',
+      '`lag`: stop the producers and leave the bridge running (a bridge held by SB_ERR_KAFKA_TOPICS_REPARTITIONED still runs those partitions) until this reason goes, or, when no bridge can run them (it was stopped with counts already mixed), grow with `--accept-lag`, which gives up their order relative to newer records of their bizIds; `group-active`: stop every instance of the group (one stopped in the last seconds may stay listed until its group session ends, as the refusal says); `smaller`: give at least the count named; then run it again.',
     seenIn: '`signing-bridge topics grow` (exit 1)',
   },
   SB_ERR_PARTITION_RELEASED: {

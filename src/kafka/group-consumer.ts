@@ -16,7 +16,7 @@ import { decodeVarLongsWithoutLongs } from './varint-decoding.js';
 const FETCH_MAX_WAIT_MS = 200;
 // Short enough that a crashed member's partitions move on in seconds; the fetch loop
 // heartbeats at least every FETCH_MAX_WAIT_MS, far inside it.
-const SESSION_TIMEOUT_MS = 10_000;
+export const SESSION_TIMEOUT_MS = 10_000;
 const HEARTBEAT_INTERVAL_MS = 1_000;
 // A fetch brings about what the bridge can take at once (a few thousand commands): what a full
 // scheduler leaves of a batch is decoded again at the next fetch, and decoding is much of the

@@ -25,6 +25,7 @@ import {
   type KafkaTools,
   keyPartition,
   type OutboundRecord,
+  SESSION_TIMEOUT_MS,
 } from '../../kafka/index.js';
 import { entryTombstone } from '../../ledger/index.js';
 import type { TopicNames } from '../../schemas/messages/index.js';
@@ -96,7 +97,7 @@ export async function growTopics(
     if ((await admin.groupMembers(groupId)) > 0) {
       throw refuse(
         'group-active',
-        `group ${groupId} has members: stop every instance of the bridge first (one stopped in the last few seconds may still be listed until its session of 10 s ends: run this again then)`,
+        `group ${groupId} has members: stop every instance of the bridge first (one stopped in the last few seconds may still be listed until its session of ${SESSION_TIMEOUT_MS / 1_000} s ends: run this again then)`,
       );
     }
     const entries = await ledgerEntries(tools, topics.ledger);
