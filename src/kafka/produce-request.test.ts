@@ -116,7 +116,8 @@ describe('produce request', () => {
       }),
       { numRuns: 300 },
     );
-  });
+    // 300 requests through both encoders: about 2 s alone, past 5 s beside the integration files.
+  }, 30_000);
 
   it('leaves a compressed request to kafkajs', async () => {
     const args = {

@@ -200,7 +200,8 @@ describe('compiled', () => {
       fc.property(file, (value) => expectSameParse(FileContent, value)),
       { numRuns: 2000 },
     );
-  });
+    // 2,000 values parsed twice: 2 to 3 s alone, more beside the integration files.
+  }, 30_000);
 
   it('makes one compiled copy per schema, not the schema itself', () => {
     const { schema } = COMMANDS.remind;
