@@ -25,6 +25,7 @@ import { parseArgs } from 'node:util';
 import { type Dispatcher, Pool } from 'undici';
 import { SigningClient } from '../src/api-client/client.js';
 import { exchange } from '../src/api-client/http-exchange.js';
+import { percentiles, round } from './bridge/stats.js';
 import { NodeChild } from './support/child-process.js';
 
 const RESULTS = new URL('results/http-client-cost.json', import.meta.url);
@@ -96,7 +97,7 @@ async function measureSubject(subject: Subject, url: string): Promise<void> {
   const seconds = (performance.now() - t0) / 1000;
   const measured: Measured = {
     subject,
-    cpuUsPerRequest: round((cpu.user + cpu.system) / requests),
+    cpuUsPerRequest: round((cpu.user + cpu.system) / requests, 1),
     requestsPerSecond: Math.round(requests / seconds),
   };
   console.log(`result ${JSON.stringify(measured)}`);
@@ -138,24 +139,13 @@ async function senders(subject: Subject, url: string): Promise<Send[]> {
     return times(() => send);
   }
   const pool = new Pool(url, { connections });
-  const request = {
-    origin: url,
-    path: PATH,
-    headers: HEADERS,
-    body: BODY,
-    maxResponseBytes: 1 << 20,
-  };
+  const request = { origin: url, path: PATH, headers: HEADERS, body: BODY };
+  const bounded = { ...request, maxResponseBytes: 1 << 20 };
+  // A dispatch's options made per request, as exchange makes them.
   const send: Send =
     subject === 'exchange'
-      ? () => exchange(pool, request).then((answer) => answer.body)
-      : () =>
-          undiciSend(pool, {
-            origin: url,
-            path: PATH,
-            method: 'POST',
-            headers: HEADERS,
-            body: BODY,
-          });
+      ? () => exchange(pool, bounded).then((answer) => answer.body)
+      : () => undiciSend(pool, { ...request, method: 'POST' });
   return times(() => send);
 }
 
@@ -240,7 +230,6 @@ function passedOn(): string[] {
 }
 
 function summarise(runs: readonly Measured[]) {
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
   const bySubject = Object.fromEntries(
     SUBJECTS.map((subject) => {
       const mine = runs.filter((r) => r.subject === subject);
@@ -248,7 +237,7 @@ function summarise(runs: readonly Measured[]) {
         subject,
         {
           cpuUsPerRequest: mine.map((r) => r.cpuUsPerRequest),
-          medianCpuUsPerRequest: median(mine.map((r) => r.cpuUsPerRequest)),
+          medianCpuUsPerRequest: percentiles(mine.map((r) => r.cpuUsPerRequest)).p50,
           requestsPerSecond: mine.map((r) => r.requestsPerSecond),
         },
       ];
@@ -275,13 +264,9 @@ function printTable(summary: ReturnType<typeof summarise>): void {
   );
   for (const subject of SUBJECTS) {
     const s = summary.subjects[subject];
-    const above = round(s.medianCpuUsPerRequest - floor);
+    const above = round(s.medianCpuUsPerRequest - floor, 1);
     console.log(
       `${subject.padEnd(10)}${String(s.medianCpuUsPerRequest).padStart(8)}${String(above).padStart(14)}  ${s.cpuUsPerRequest.join(', ').padEnd(34)}${s.requestsPerSecond.join(', ')}`,
     );
   }
-}
-
-function round(n: number): number {
-  return Math.round(n * 10) / 10;
 }
