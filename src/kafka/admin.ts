@@ -1,8 +1,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Admin, Kafka } from 'kafkajs';
 import { TopicsLeaderless, TopicsMissing } from '../errors.js';
-import { kafkajs } from './kafkajs.js';
-import type { ClusterAdmin, PartitionRange } from './tool-types.js';
+import { decodeUserData } from './co-partitioned-assigner.js';
+import { AssignerProtocol, kafkajs } from './kafkajs.js';
+import type { ClusterAdmin, GroupMember, PartitionRange } from './tool-types.js';
 import type { TopicDescription, TopicSpec } from './types.js';
 
 // Not among the names Node finds in kafkajs' CommonJS exports: read off the module itself.
@@ -55,6 +56,22 @@ export async function connectAdmin(kafka: Kafka): Promise<ClusterAdmin> {
       const { groups } = await admin.describeGroups([groupId]);
       return groups.reduce((sum, group) => sum + group.members.length, 0);
     },
+    async describeGroup(groupId) {
+      const { groups } = await admin.describeGroups([groupId]);
+      const group = groups.find((one) => one.groupId === groupId);
+      return {
+        state: group?.state ?? 'Dead',
+        members: (group?.members ?? []).map(
+          (member): GroupMember => ({
+            memberId: member.memberId,
+            clientId: member.clientId,
+            clientHost: member.clientHost,
+            instance: decodeUserData(member.memberMetadata)?.instance,
+            assignment: assignmentOf(member.memberAssignment),
+          }),
+        ),
+      };
+    },
     async ranges(topic) {
       const offsets = await retried(() => admin.fetchTopicOffsets(topic));
       return offsets
@@ -80,6 +97,15 @@ export async function connectAdmin(kafka: Kafka): Promise<ClusterAdmin> {
     },
     disconnect: () => admin.disconnect(),
   };
+}
+
+/** A member's assignment as the group's leader wrote it; empty while a rebalance is under way. */
+function assignmentOf(bytes: Buffer): Record<string, number[]> {
+  try {
+    return AssignerProtocol.MemberAssignment.decode(bytes)?.assignment ?? {};
+  } catch {
+    return {};
+  }
 }
 
 // With the backoff below, about 10 s in all.

@@ -6,6 +6,7 @@ import type { KafkaClientSettings } from './client-settings.js';
 import { KafkajsGroupConsumer } from './group-consumer.js';
 import { Kafka, logLevel } from './kafkajs.js';
 import { kafkajsLogCreator } from './log-adapter.js';
+import { createPartitionScanner } from './partition-scan.js';
 import { connectExclusiveProducer, connectPositionedProducer } from './positioned-producer.js';
 import { preflight } from './preflight.js';
 import { connectProducer, connectTransactionalProducer } from './producer.js';
@@ -63,5 +64,6 @@ export function kafkaToolsOver(
     positionedProducer: () => connectPositionedProducer(kafka),
     exclusiveProducer: (transactionalId) => connectExclusiveProducer(kafka, transactionalId),
     reader: (readerOptions) => createTopicReader(kafka, admin, readerOptions),
+    scanner: () => createPartitionScanner(kafka),
   };
 }

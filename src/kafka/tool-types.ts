@@ -3,6 +3,7 @@
  * where each written record landed, writes under one transactional id, reading topics from a
  * chosen position. Only src/kafka implements them.
  */
+import type { PartitionScanner } from './partition-scan.js';
 import type {
   InboundRecord,
   KafkaConnection,
@@ -48,12 +49,31 @@ export interface PartitionRange {
   readonly end: string;
 }
 
+/** One member of a consumer group, as the broker describes it. */
+export interface GroupMember {
+  readonly memberId: string;
+  readonly clientId: string;
+  readonly clientHost: string;
+  /** The bridge instance's id from its member metadata; undefined for another kind of client. */
+  readonly instance: string | undefined;
+  /** The partitions assigned to it, per topic. */
+  readonly assignment: Readonly<Record<string, readonly number[]>>;
+}
+
+export interface GroupDescription {
+  /** The broker's word for it: Stable, PreparingRebalance, CompletingRebalance, Empty, Dead. */
+  readonly state: string;
+  readonly members: readonly GroupMember[];
+}
+
 export interface ClusterAdmin extends TopicAdmin {
   createTopics(specs: readonly TopicSpec[]): Promise<void>;
   /** Grows each topic to `count` partitions (Kafka never shrinks one). */
   createPartitions(topics: readonly string[], count: number): Promise<void>;
   /** How many members the consumer group has now (0 for a group that is empty or unknown). */
   groupMembers(groupId: string): Promise<number>;
+  /** The consumer group's state and members, each with its assignment. */
+  describeGroup(groupId: string): Promise<GroupDescription>;
   ranges(topic: string): Promise<PartitionRange[]>;
   /** Per partition, the first offset written at or after `timestamp` (ms), or its end. */
   offsetsAt(topic: string, timestamp: number): Promise<Map<number, string>>;
@@ -107,4 +127,6 @@ export interface KafkaTools extends KafkaConnection {
   positionedProducer(): Promise<PositionedProducer>;
   exclusiveProducer(transactionalId: string): Promise<ExclusiveProducer>;
   reader(options: ReaderOptions): TopicReader;
+  /** Reads chosen partitions record by record, alone (no group), for searches (partition-scan.ts). */
+  scanner(): PartitionScanner;
 }
