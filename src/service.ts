@@ -24,6 +24,7 @@ import {
   createMetrics,
   createTracing,
   type HealthServer,
+  instanceStatus,
   type Metrics,
   type Observers,
   observers,
@@ -76,8 +77,17 @@ export function composeService(config: Config, log: Logger): Service {
   return {
     async start() {
       // Health first, so probes answer (alive, not ready) while the group is joined.
-      if (config.HTTP_PORT > 0)
-        health = await serveHealth(config, metrics, log, () => bridge.ready);
+      if (config.HTTP_PORT > 0) {
+        const startedAt = new Date();
+        const status = () =>
+          instanceStatus({
+            registry: metrics.registry,
+            bridge: () => bridge.status(),
+            budgetRps: config.SIGNING_RPS,
+            startedAt,
+          });
+        health = await serveHealth(config, metrics, log, () => bridge.ready, status);
+      }
       // A refused login fails here, named, instead of in a consumer that would retry forever.
       await tracing
         .start()
@@ -179,13 +189,20 @@ function warnUnlisted(log: Logger, { operation, bizId, contractId, unlisted }: C
   );
 }
 
-function serveHealth(config: Config, metrics: Metrics, log: Logger, ready: () => boolean) {
+function serveHealth(
+  config: Config,
+  metrics: Metrics,
+  log: Logger,
+  ready: () => boolean,
+  status: () => Promise<object>,
+) {
   return startHealthServer({
     host: config.HTTP_HOST,
     port: config.HTTP_PORT,
     ready,
     registry: metrics.registry,
     log,
+    status,
   });
 }
 

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { TopicsNotCoPartitioned } from '../errors.js';
 import type { GroupConsumer, RecordProducer, TopicAdmin } from '../kafka/index.js';
 import { sweepIntervalMs } from '../partitions/index.js';
+import type { CommandType } from '../schemas/messages/index.js';
 import { compareTopics } from '../topics/differences.js';
 import { fullLayout, LEDGER_CONFIGS, type TopicRow, topicTable } from '../topics/table.js';
 import { settlesWithin } from './deadline.js';
@@ -17,6 +18,13 @@ import { type BridgeOptions, checkSettings } from './settings.js';
 // Heartbeats every second and fetches every 200 ms: 10 s without either is a lost connection
 // (the group's session timeout, after which it drops the member).
 const KAFKA_CONTACT_WINDOW_MS = 10_000;
+const HELD_BACK_SHOWN = 10;
+
+export interface BridgeStatus {
+  readonly instance: string;
+  readonly partitions: readonly number[];
+  readonly heldBack: ReadonlyArray<{ type: CommandType; partition: number; bizId: string }>;
+}
 
 export class Bridge {
   readonly #options: BridgeOptions;
@@ -55,6 +63,32 @@ export class Bridge {
   get kafkaConnected(): boolean {
     const contact = this.#io?.consumer.lastContact();
     return contact !== undefined && Date.now() - contact < KAFKA_CONTACT_WINDOW_MS;
+  }
+
+  /**
+   * Who this instance is and what it holds, for /status (computed when asked, never on a
+   * command's path): its id (the one its group membership carries), its partitions, and up to
+   * `limit` bizIds held back (commands left in Kafka at their share; docs/design.md, "Hot keys").
+   */
+  status(limit = HELD_BACK_SHOWN): BridgeStatus {
+    const engine = this.#engine;
+    const typeOf = new Map(
+      Object.entries(this.#options.topics.commands).map(([type, topic]) => [topic, type]),
+    );
+    // A partition's records to forward and a careful run are held as keys of their own, which
+    // start with a space (a bizId never does): counted in the metrics, not named here.
+    const held = (engine?.partitions.heldKeyNames(limit * 2) ?? []).filter(
+      ({ key }) => !key.startsWith(' '),
+    );
+    return {
+      instance: this.#instance,
+      partitions: [...(engine?.partitions.assigned ?? [])],
+      heldBack: held.slice(0, limit).map(({ topic, partition, key }) => ({
+        type: typeOf.get(topic) as CommandType,
+        partition,
+        bizId: key,
+      })),
+    };
   }
 
   /**

@@ -1,4 +1,4 @@
-export { Bridge } from './bridge.js';
+export { Bridge, type BridgeStatus } from './bridge.js';
 export type { CircuitBreakerOptions, CircuitState } from './circuit-breaker.js';
 export {
   type CommandClasses,

@@ -9,7 +9,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function start(ready: () => boolean) {
+async function start(ready: () => boolean, status?: () => Promise<object>) {
   const registry = new Registry();
   server = await startHealthServer({
     host: '127.0.0.1',
@@ -17,6 +17,7 @@ async function start(ready: () => boolean) {
     ready,
     registry,
     log: pino({ level: 'silent' }),
+    status,
   });
   return (path: string, method = 'GET') =>
     fetch(`http://127.0.0.1:${server?.port}${path}`, { method });
@@ -41,6 +42,25 @@ describe('health server', () => {
     const response = await get('/metrics');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+  });
+
+  it('when /status is asked, then it answers the status as JSON, made at that moment', async () => {
+    let asked = 0;
+    const get = await start(
+      () => true,
+      async () => ({ asked: ++asked }),
+    );
+    const response = await get('/status');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(await response.json()).toEqual({ asked: 1 });
+    expect(await (await get('/status')).json()).toEqual({ asked: 2 });
+    expect((await get('/status', 'POST')).status).toBe(405);
+  });
+
+  it('when no status is given, then /status is not served', async () => {
+    const get = await start(() => true);
+    expect((await get('/status')).status).toBe(404);
   });
 
   it('when another path or method is asked, then it answers 404 or 405', async () => {

@@ -1,6 +1,7 @@
 /**
  * The service's only HTTP listener: /healthz (the process answers), /readyz (the bridge is
- * consuming) and /metrics (Prometheus). Nothing else is served; nothing routes work here.
+ * consuming), /metrics (Prometheus) and /status (this instance as JSON, for the console:
+ * status.ts). Read-only; nothing routes work here.
  */
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -14,6 +15,8 @@ export interface HealthServerOptions {
   readonly ready: () => boolean;
   readonly registry: Registry;
   readonly log: Logger;
+  /** /status's JSON, made when asked; without it /status is not served. */
+  readonly status?: () => Promise<object>;
 }
 
 export interface HealthServer {
@@ -53,6 +56,9 @@ async function answer(req: IncomingMessage, res: ServerResponse, options: Health
       return options.ready() ? send(res, 200, 'ready\n') : send(res, 503, 'not ready\n');
     case '/metrics':
       return send(res, 200, await options.registry.metrics(), options.registry.contentType);
+    case '/status':
+      if (!options.status) return send(res, 404, 'not found\n');
+      return send(res, 200, JSON.stringify(await options.status()), 'application/json');
     default:
       return send(res, 404, 'not found\n');
   }

@@ -4,6 +4,7 @@ export type { ServiceStatus } from './kafka-metrics.js';
 export { createLogger, type LoggerSettings } from './logger.js';
 export { createMetrics, type Metrics } from './metrics.js';
 export { type Observers, observers } from './observe.js';
+export { InstanceStatus, instanceStatus, type StatusSource } from './status.js';
 export {
   createTracing,
   type Sampler,

@@ -27,6 +27,14 @@ describe('PartitionOffsets, keys held back', () => {
     expect(offsets.inFlight).toBe(2);
   });
 
+  it('when keys are held back, then their names are there to look at, as many as asked at most', () => {
+    const offsets = new PartitionOffsets();
+    receiveAll(offsets, ['h', 'g', 'a', 'f'], (key) => key === 'a');
+    expect(offsets.heldKeyNames(10)).toEqual(['h', 'g', 'f']);
+    expect(offsets.heldKeyNames(2)).toEqual(['h', 'g']);
+    expect(offsets.heldKeyNames(0)).toEqual([]);
+  });
+
   it('when a held key has room again later, then its later records are still held: order is kept', () => {
     const offsets = new PartitionOffsets();
     let hRoom = false;

@@ -61,6 +61,16 @@ export class PartitionOffsets {
     return this.#held.size;
   }
 
+  /** Up to `limit` of those keys, for a look at which they are (the console); never on a hot path. */
+  heldKeyNames(limit: number): string[] {
+    const names: string[] = [];
+    for (const key of this.#held.keys()) {
+      if (names.length >= limit) break;
+      names.push(key);
+    }
+    return names;
+  }
+
   /** Whether the key has records left in Kafka, or is being taken again since a seek back. */
   holds(key: string): boolean {
     return this.#held.has(key);

@@ -228,6 +228,11 @@ export class PartitionTask {
     return this.#offsets.get(topic)?.heldKeys ?? 0;
   }
 
+  /** Up to `limit` keys of the topic with records left in Kafka. */
+  heldKeyNames(topic: string, limit: number): string[] {
+    return this.#offsets.get(topic)?.heldKeyNames(limit) ?? [];
+  }
+
   /** Per command topic whose commit position can move forward, the offset to commit. */
   committable(): TopicPartitionOffset[] {
     const result: TopicPartitionOffset[] = [];

@@ -202,6 +202,20 @@ export class Partitions {
     return held;
   }
 
+  /** Up to `limit` keys with records left in Kafka, with where: computed when asked (/status). */
+  heldKeyNames(limit: number): Array<{ topic: string; partition: number; key: string }> {
+    const found: Array<{ topic: string; partition: number; key: string }> = [];
+    for (const [partition, task] of this.#tasks) {
+      for (const topic of this.#options.topics.commands) {
+        for (const key of task.heldKeyNames(topic, limit - found.length)) {
+          found.push({ topic, partition, key });
+        }
+        if (found.length >= limit) return found;
+      }
+    }
+    return found;
+  }
+
   /** The offset after the highest one in hand of a command partition; undefined: none. */
   nextInHand(topic: string, partition: number): bigint | undefined {
     return this.#tasks.get(partition)?.nextInHand(topic);
