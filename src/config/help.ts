@@ -2,13 +2,15 @@
 import { CONFIG } from './table.js';
 import { GROUPS, type Group, type Variable } from './variable.js';
 
-export function renderConfigHelp(groups: readonly Group[] = GROUPS): string {
-  const width = Math.max(...CONFIG.map((v) => v.name.length));
+export function renderConfigHelp(
+  groups: readonly Group[] = GROUPS,
+  table: readonly Variable[] = CONFIG,
+): string {
+  const width = Math.max(...table.map((v) => v.name.length));
   const sections = groups.map((group) => {
-    const lines = CONFIG.filter((v) => v.group === group).flatMap((v) => [
-      `  ${v.name.padEnd(width)}  ${shownDefault(v)}`,
-      `      ${v.description}`,
-    ]);
+    const lines = table
+      .filter((v) => v.group === group)
+      .flatMap((v) => [`  ${v.name.padEnd(width)}  ${shownDefault(v)}`, `      ${v.description}`]);
     return [`${group}:`, ...lines].join('\n');
   });
   return `${sections.join('\n\n')}\n`;

@@ -7,12 +7,15 @@ import { ConfigInvalid, type InvalidField } from '../errors.js';
 import { crossCheck } from './cross-checks.js';
 import {
   CONFIG,
+  CONSOLE_VARIABLES,
   type Config,
+  type ConsoleConfig,
   KAFKA_VARIABLES,
   type KafkaConfig,
   type VariableName,
 } from './table.js';
 import type { Variable } from './variable.js';
+import { consoleChecks } from './variables/console.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -25,7 +28,17 @@ export function loadKafkaConfig(env: Env): KafkaConfig {
   return loadVariables(env, KAFKA_VARIABLES) as KafkaConfig;
 }
 
-function loadVariables(env: Env, variables: readonly Variable[]): unknown {
+/** The Kafka and Topics variables, and the console's own (`signing-bridge console`). */
+export function loadConsoleConfig(env: Env): ConsoleConfig {
+  return loadVariables(env, CONSOLE_VARIABLES, consoleChecks) as ConsoleConfig;
+}
+
+type Checks = (
+  values: Partial<Record<string, unknown>>,
+  invalid: ReadonlySet<string>,
+) => InvalidField[];
+
+function loadVariables(env: Env, variables: readonly Variable[], more?: Checks): unknown {
   const values: Partial<Record<VariableName, unknown>> = {};
   const problems: InvalidField[] = [];
   for (const variable of variables) {
@@ -39,7 +52,8 @@ function loadVariables(env: Env, variables: readonly Variable[]): unknown {
     if (parsed.success) values[name] = parsed.data;
     else problems.push({ path: name, rule: rulesOf(parsed.error) });
   }
-  problems.push(...crossCheck(values, new Set(problems.map((problem) => problem.path))));
+  const invalid = new Set(problems.map((problem) => problem.path));
+  problems.push(...crossCheck(values, invalid), ...(more?.(values, invalid) ?? []));
   if (problems.length > 0) throw configInvalid(problems);
   // Every variable asked for was read by its own schema above.
   return values;

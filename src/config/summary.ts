@@ -4,13 +4,18 @@
  */
 import { FileText } from './file-values.js';
 import { CONFIG, type Config } from './table.js';
+import type { Variable } from './variable.js';
 
 const MASK = '***';
 
-export function configSummary(config: Config): Record<string, unknown> {
+/** `table`: the variables `config` was read by (run's CONFIG, or the console's). */
+export function configSummary(
+  config: Config | Readonly<Record<string, unknown>>,
+  table: readonly Variable[] = CONFIG,
+): Record<string, unknown> {
   return Object.fromEntries(
-    CONFIG.map((variable) => {
-      const value: unknown = config[variable.name];
+    table.map((variable) => {
+      const value: unknown = (config as Record<string, unknown>)[variable.name];
       if ('secret' in variable && variable.secret) return [variable.name, MASK];
       return [variable.name, value instanceof FileText ? value.path : value];
     }),

@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import type { Group, Variable } from './variable.js';
 import { CLASSES } from './variables/classes.js';
+import { CONSOLE } from './variables/console.js';
 import { FILES } from './variables/files.js';
 import { KAFKA, TOPICS } from './variables/kafka.js';
 import { KAFKA_SECURITY } from './variables/kafka-security.js';
@@ -44,4 +45,12 @@ export type KafkaConfig = {
   readonly [R in Row as R['group'] extends (typeof KAFKA_GROUPS)[number]
     ? R['name']
     : never]: z.output<R['schema']>;
+};
+
+/** What `signing-bridge console` reads: the Kafka and Topics variables, and its own. */
+export const CONSOLE_VARIABLES = [...KAFKA_VARIABLES, ...CONSOLE];
+
+type ConsoleRow = (typeof CONSOLE)[number];
+export type ConsoleConfig = KafkaConfig & {
+  readonly [R in ConsoleRow as R['name']]: z.output<R['schema']>;
 };

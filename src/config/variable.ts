@@ -11,7 +11,8 @@ export const GROUPS = [
   'Observability',
   'Tracing',
 ] as const;
-export type Group = (typeof GROUPS)[number];
+/** `Console` is the group of `signing-bridge console`'s own table (variables/console.ts), not run's. */
+export type Group = (typeof GROUPS)[number] | 'Console';
 
 /** One environment variable: how its text is read, its default, what it is for. */
 export interface Variable {
