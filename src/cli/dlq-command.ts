@@ -3,8 +3,13 @@
  * dead letters and of the replays of them (ops/dlq-journal.ts, ops/dlq-replay.ts).
  */
 import type { KafkaTools, ReadStart } from '../kafka/index.js';
-import type { DeadLetter } from '../sdk/index.js';
-import { DLQ_LIMITS, DlqJournal, type JournalEntry } from './ops/dlq-journal.js';
+import {
+  DLQ_LIMITS,
+  DlqJournal,
+  type JournalEntry,
+  type Sendable,
+  sortOut,
+} from './ops/dlq-journal.js';
 import { replay, replayTransactionalId } from './ops/dlq-replay.js';
 import { humanLine } from './ops/event-line.js';
 import { EXIT } from './ops/exit-codes.js';
@@ -91,7 +96,7 @@ async function dryRun(context: OperatorContext, start: ReadStart, commandId?: st
     start,
     commandId,
   );
-  const { replayable, refused } = sortOut(context, journal);
+  const { replayable, refused } = sortOut(journal.entries(), commandTopics(context));
   for (const entry of replayable) printLetter(context.out, entry, { action: 'would replay' });
   for (const { entry, reason } of refused) {
     printLetter(context.out, entry, { action: 'cannot replay', reason });
@@ -113,7 +118,7 @@ async function replayAll(context: OperatorContext, start: ReadStart, commandId?:
     // journal is read, so its markers are seen.
     const transaction = await producer.begin();
     const journal = await readJournal(kafka, deadLetter, start, commandId);
-    const { replayable, refused } = sortOut(context, journal);
+    const { replayable, refused } = sortOut(journal.entries(), commandTopics(context));
     const letters = replayable.map((entry) => entry.letter as Sendable);
     const replayed = await replay(transaction, letters);
     for (const { letter, to } of replayed) {
@@ -129,36 +134,8 @@ async function replayAll(context: OperatorContext, start: ReadStart, commandId?:
   }
 }
 
-type Sendable = DeadLetter & { source: { topic: string } };
-
-interface Refused {
-  readonly entry: JournalEntry;
-  readonly reason: string;
-}
-
-/**
- * The dead letters not yet replayed that can be sent back as they came; and the others, with
- * why: a copy the bridge cut to fit, or one naming a topic that is not a command topic here.
- */
-function sortOut(context: OperatorContext, journal: DlqJournal) {
-  const commandTopics = new Set(Object.values(context.topics.commands));
-  const replayable: JournalEntry[] = [];
-  const refused: Refused[] = [];
-  for (const entry of journal.entries().filter((e) => !e.replayed)) {
-    const { truncated, source } = entry.letter;
-    if (truncated.length > 0) {
-      const reason = `cut to fit the dead-letter topic (${truncated.join(', ')}): replay it from ${source.topic} ${source.partition}@${source.offset}`;
-      refused.push({ entry, reason });
-    } else if (!commandTopics.has(source.topic ?? '')) {
-      refused.push({
-        entry,
-        reason: `${source.topic ?? 'no source topic'} is not a command topic of this bridge`,
-      });
-    } else {
-      replayable.push(entry);
-    }
-  }
-  return { replayable, refused };
+function commandTopics(context: OperatorContext): Set<string> {
+  return new Set(Object.values(context.topics.commands));
 }
 
 async function readJournal(

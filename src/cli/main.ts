@@ -46,6 +46,10 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
     summary: 'list the dead letters, or send them back to their topic once fixed',
     load: () => import('./dlq-command.js'),
   },
+  console: {
+    summary: 'serve the on-call console in the browser (docs/console.md)',
+    load: () => import('./console-command.js'),
+  },
 };
 
 export function usage(): string {

@@ -52,3 +52,38 @@ export class DlqJournal {
     return [...this.#entries.values()];
   }
 }
+
+/** A dead letter that names its source topic, so it can be sent back there. */
+export type Sendable = DeadLetter & { source: { topic: string } };
+
+export interface Refused {
+  readonly entry: JournalEntry;
+  readonly reason: string;
+}
+
+/**
+ * Of the entries, those not yet replayed that can be sent back as they came; and the others,
+ * with why: a copy the bridge cut to fit, or one naming a topic that is not a command topic here.
+ */
+export function sortOut(
+  entries: readonly JournalEntry[],
+  commandTopics: ReadonlySet<string>,
+): { replayable: JournalEntry[]; refused: Refused[] } {
+  const replayable: JournalEntry[] = [];
+  const refused: Refused[] = [];
+  for (const entry of entries.filter((e) => !e.replayed)) {
+    const { truncated, source } = entry.letter;
+    if (truncated.length > 0) {
+      const reason = `cut to fit the dead-letter topic (${truncated.join(', ')}): replay it from ${source.topic} ${source.partition}@${source.offset}`;
+      refused.push({ entry, reason });
+    } else if (!commandTopics.has(source.topic ?? '')) {
+      refused.push({
+        entry,
+        reason: `${source.topic ?? 'no source topic'} is not a command topic of this bridge`,
+      });
+    } else {
+      replayable.push(entry);
+    }
+  }
+  return { replayable, refused };
+}
