@@ -5,7 +5,6 @@
  * posting only to itself), no sniffing, no referrer, and nothing cached but the hashed assets.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readCapped } from '../../files/capped-body.js';
 import type { Html } from './html.js';
 
 /** Longer request lines are refused (414): a search is a few hundred characters. */
@@ -84,16 +83,40 @@ export function startEvents(res: ServerResponse): void {
   res.flushHeaders();
 }
 
-export { TooLarge as BodyTooLarge } from '../../files/capped-body.js';
+export class BodyTooLarge extends Error {}
 
-/** A form (application/x-www-form-urlencoded) of at most BODY_MAX bytes; BodyTooLarge past it. */
-export async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
-  const body = await readCapped(req, BODY_MAX, req.headers['content-length']);
-  const type = req.headers['content-type'] ?? '';
-  if (body.length > 0 && !type.startsWith('application/x-www-form-urlencoded')) {
-    return new URLSearchParams();
-  }
-  return new URLSearchParams(Buffer.from(body).toString('utf8'));
+/**
+ * A form (application/x-www-form-urlencoded) of at most BODY_MAX bytes; BodyTooLarge past it.
+ * The request is left as it is then (not destroyed, which would take the answer's socket with
+ * it): the answer closes the connection.
+ */
+export function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  return new Promise((resolve, reject) => {
+    if (Number(req.headers['content-length'] ?? 0) > BODY_MAX) {
+      reject(new BodyTooLarge());
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= BODY_MAX) {
+        chunks.push(chunk);
+        return;
+      }
+      req.off('data', onData);
+      reject(new BodyTooLarge());
+    };
+    req.on('data', onData);
+    req.once('error', reject);
+    req.once('end', () => {
+      const type = req.headers['content-type'] ?? '';
+      const form = type.startsWith('application/x-www-form-urlencoded')
+        ? Buffer.concat(chunks)
+        : '';
+      resolve(new URLSearchParams(form.toString()));
+    });
+  });
 }
 
 /** Whether the browser reached the console over HTTPS (directly, or as its proxy says). */

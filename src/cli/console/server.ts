@@ -186,6 +186,8 @@ function failed(
   }
   if (error instanceof BodyTooLarge) {
     const why = 'A form may be at most 64 KiB: choose fewer dead letters at once.';
+    // What is left of the form is not read: this connection serves nothing more.
+    res.setHeader('connection', 'close');
     plain(res, 413, 'Form too large', why, identity);
   } else if (error instanceof OperatorInputInvalid) {
     plain(res, 400, 'Not understood', error.message, identity);
