@@ -35,12 +35,17 @@ const kafkaDown = new Proxy({} as ConsoleKafka, {
 let server: ConsoleServer;
 let base: string;
 
-beforeAll(async () => {
+/** A console on a free port of 127.0.0.1, with Kafka down, signing in as `auth` says. */
+function startWith(auth: Auth): Promise<ConsoleServer> {
   const config = {
     ...loadConsoleConfig({ KAFKA_BROKERS: 'k:9092', CONSOLE_AUTH: 'proxy' }),
     CONSOLE_PORT: 0,
     CONSOLE_HOST: '127.0.0.1',
   };
+  return startConsoleServer({ config, kafka: kafkaDown, tools: kafkaDown as never, log }, auth);
+}
+
+beforeAll(async () => {
   const auth = new Auth({
     mode: 'token',
     sessionMs: 60_000,
@@ -49,8 +54,7 @@ beforeAll(async () => {
       { role: 'viewer', name: 'victor', token: VIEWER },
     ],
   });
-  const tools = kafkaDown as never;
-  server = await startConsoleServer({ config, kafka: kafkaDown, tools, log }, auth);
+  server = await startWith(auth);
   base = `http://127.0.0.1:${server.port}`;
 });
 afterAll(() => server.close());
@@ -233,21 +237,13 @@ describe('behind an authenticating proxy', () => {
   let proxied: ConsoleServer;
   let url: string;
   beforeAll(async () => {
-    const config = {
-      ...loadConsoleConfig({ KAFKA_BROKERS: 'k:9092', CONSOLE_AUTH: 'proxy' }),
-      CONSOLE_PORT: 0,
-      CONSOLE_HOST: '127.0.0.1',
-    };
     const auth = new Auth({
       mode: 'proxy',
       userHeader: 'x-forwarded-email',
       groupsHeader: 'x-forwarded-groups',
       operators: ['group:oncall'],
     });
-    proxied = await startConsoleServer(
-      { config, kafka: kafkaDown, tools: kafkaDown as never, log },
-      auth,
-    );
+    proxied = await startWith(auth);
     url = `http://127.0.0.1:${proxied.port}`;
   });
   afterAll(() => proxied.close());

@@ -193,7 +193,7 @@ describe("a contract's story", () => {
 
 function asEventOf(pending: PendingEvent) {
   const history = new HistoryBook(BIZ, topics);
-  history.add(event(pending.data.commandId, pending, 1_000, '1'));
+  history.add(event((pending.data as { commandId: string }).commandId, pending, 1_000, '1'));
   const [entry] = history.entries();
   if (entry?.kind !== 'event') throw new Error('not an event');
   return entry.event;
