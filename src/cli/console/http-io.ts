@@ -2,7 +2,7 @@
  * The console's HTTP answers and what it reads of requests, with their bounds. Every answer
  * carries the same security headers: a strict Content-Security-Policy (scripts, styles and
  * everything else from the console itself only, no inline script or style, no framing, forms
- * posting only to itself), no sniffing, no referrer, and nothing cached but the hashed assets.
+ * posting only to itself), no sniffing, no referrer to other sites, and nothing cached but the hashed assets.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Html } from './html.js';
@@ -26,7 +26,8 @@ export const CSP = [
 const SECURITY_HEADERS = {
   'content-security-policy': CSP,
   'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
+  // Not no-referrer: under it a browser sends `Origin: null` with the forms' POSTs.
+  'referrer-policy': 'same-origin',
   'x-frame-options': 'DENY',
   'cross-origin-opener-policy': 'same-origin',
   'cross-origin-resource-policy': 'same-origin',
