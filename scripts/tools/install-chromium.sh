@@ -33,5 +33,5 @@ if [ -z "$path" ]; then
     path="$(found)"
   fi
 fi
-"$path" --version >&2
+"$path" --version 2>/dev/null | head -1 >&2 || true
 echo "$path"

@@ -52,6 +52,8 @@ header button { background: transparent; border-color: #6c7890; color: #dfe6f0; 
 svg.chart { background: #fff; border: 1px solid var(--line); max-width: 100%; height: auto; }
 svg.chart text { font-size: 11px; fill: #333; }
 #live-state { font-size: 12px; }
+.actions { display: flex; flex-wrap: wrap; gap: .6rem; align-items: end; margin: .6rem 0; }
+.actions form { margin: 0; display: flex; gap: .6rem; align-items: end; }
 `;
 
 const JS = `'use strict';
