@@ -1,9 +1,10 @@
 /**
  * The documents point at what exists: every relative link of the README, the changelog, docs/,
  * bench/README.md and the client's README names a file or folder of this repository and, with
- * `#anchor`, a heading of that file (as GitHub makes its anchors). The command lines they give
- * are the project's: each `npm run <script>` is a script of package.json, and `.ci/run` runs the
- * test command the README gives. The changelog names every variable the bridge stopped reading.
+ * `#anchor`, a heading of that file (as GitHub makes its anchors), and every repository path they
+ * name in code (`src/...`, `test/...`) exists. The command lines they give are the project's:
+ * each `npm run <script>` is a script of package.json, and `.ci/run` runs the test command the
+ * README gives. The changelog names every variable the bridge stopped reading.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -128,6 +129,39 @@ describe('the links of the documents', () => {
       'latest-results',
       'latest-results-1',
     ]);
+  });
+});
+
+/** Folders the code's paths start with; a path in code under one of them names a file. */
+const PATH_ROOTS =
+  /`((?:src|test|scripts|bench|examples|helm|schemas|fixtures|docs|\.ci)\/[^`\s]*)`/g;
+/** Made by a run, not kept in the repository. */
+const RUN_OUTPUTS = ['bench/results/profiles/'];
+
+/** The repository paths a document names in code that do not exist (globs and templates aside). */
+function missingPaths(markdown: string): string[] {
+  return [...markdown.matchAll(PATH_ROOTS)]
+    .map(([, path]) => (path ?? '').replace(/:\d+$/, ''))
+    .filter((path) => !/[*<{]/.test(path) && !RUN_OUTPUTS.includes(path))
+    .filter((path) => !existsSync(join(root, path)));
+}
+
+/** Records of what was: they may name files since removed. */
+const HISTORIES = ['CHANGELOG.md', 'bench/README.md'];
+
+describe('the repository paths the documents name', () => {
+  it.each(DOCUMENTS.filter((document) => !HISTORIES.includes(document)))(
+    'every src/, test/, ... path %s names in code exists',
+    (document) => {
+      expect(missingPaths(read(document))).toEqual([]);
+    },
+  );
+
+  it('when a document names a path that is gone, then it is reported', () => {
+    expect(missingPaths('see `src/kafka/no-such.ts` and `src/errors.ts`')).toEqual([
+      'src/kafka/no-such.ts',
+    ]);
+    expect(missingPaths('`src/partitions/*.test.ts`, `bench/results/profiles/`')).toEqual([]);
   });
 });
 
