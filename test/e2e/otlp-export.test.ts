@@ -30,7 +30,7 @@ interface DecodedSpan {
   readonly attributes: Record<string, unknown>;
 }
 
-const python = pythonVenv('otlp', 'scripts/observability/requirements.txt');
+const python = pythonVenv('otlp');
 const TRACE_ID = randomUUID().replaceAll('-', '');
 const received: Received[] = [];
 let receiver: Server;

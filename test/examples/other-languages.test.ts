@@ -80,7 +80,7 @@ describe('examples in other languages', () => {
   it.skipIf(!onPath('python3'))(
     'when examples/python/create_contract.py runs, then its command lands on the murmur2 partition and it prints contract.created',
     async () => {
-      const python = pythonVenv('examples-python', 'examples/python/requirements.txt');
+      const python = pythonVenv('examples-python');
       const bizId = uniqueBizId('python');
       const event = await runExample(python, ['examples/python/create_contract.py'], bizId);
       expect(event).toMatchObject({
