@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Admin, Kafka } from 'kafkajs';
+import kafkajs from 'kafkajs';
 import { TopicsLeaderless, TopicsMissing } from '../errors.js';
-import { kafkajs } from './kafkajs.js';
 import type { ClusterAdmin, PartitionRange } from './tool-types.js';
 import type { TopicDescription, TopicSpec } from './types.js';
 
