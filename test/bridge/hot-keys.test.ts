@@ -5,8 +5,6 @@
  * create-contract must not keep it out. Facts, not durations: what had ended of the busy bizId
  * when the others ended.
  */
-import { randomBytes } from 'node:crypto';
-import { PDFDocument } from 'pdf-lib';
 import { afterAll, afterEach, beforeAll, expect, inject, it } from 'vitest';
 import type { BridgeObserver } from '../../src/consumers/index.js';
 import type { Command } from '../../src/schemas/messages/index.js';
@@ -20,6 +18,7 @@ import {
   startBridge,
   uniqueTopics,
 } from '../support/bridge-harness.js';
+import { pdfBase64 } from '../support/pdf.js';
 import { signingContracts } from '../support/signing-contracts.js';
 import { waitUntil } from '../support/wait.js';
 
@@ -289,14 +288,6 @@ it('when the bridge stops while a bizId is held back and another takes over, the
   expect(hotCalls).toHaveLength(hotReminders.length);
 }, 120_000);
 
-/** A one-page PDF of about `bytes`, carrying random bytes as an attachment (not compressible). */
-async function largePdf(bytes: number): Promise<string> {
-  const doc = await PDFDocument.create();
-  doc.addPage([200, 200]);
-  await doc.attach(randomBytes(bytes), 'filler.bin', { mimeType: 'application/octet-stream' });
-  return Buffer.from(await doc.save()).toString('base64');
-}
-
 it('when add-documents with ~500 KB inline files come before their create-contract, more bytes than the backlog holds, then the create-contract runs, they all complete, and create-contracts and add-documents of other contracts end while some of them still wait', async () => {
   const { topics, sender, collector } = await freshTopics();
   const watch = watching();
@@ -319,7 +310,7 @@ it('when add-documents with ~500 KB inline files come before their create-contra
   const contracts = await madeContracts(sender, collector, 3);
 
   const bizId = uniqueBizId('large-docs');
-  const file = await largePdf(500_000);
+  const file = await pdfBase64([''], { attachmentBytes: 500_000 });
   const documents = Array.from({ length: 12 }, (_, n) => ({
     type: 'add-document' as const,
     command: {

@@ -2,8 +2,6 @@
  * Every command type through Kafka: produced on its topic, run against the simulator, its
  * events published keyed by bizId as CloudEvents; and the failure event of each error family.
  */
-import { randomBytes } from 'node:crypto';
-import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { INLINE_FILE_MAX_BYTES } from '../../src/schemas/messages/index.js';
 import {
@@ -16,6 +14,7 @@ import {
   templateDocument,
   uniqueBizId,
 } from '../handlers/support/fixtures.js';
+import { pdfBase64 } from '../support/pdf.js';
 import { useEndToEnd } from './support/e2e.js';
 
 const e2e = useEndToEnd();
@@ -88,11 +87,8 @@ describe('each command type, end to end', () => {
 
   it('when a document arrives inline near the size limit, far more than one fetch takes per partition, then it is still consumed and added', async () => {
     const { bizId } = await contract({ initiate: false });
-    const doc = await PDFDocument.create();
-    doc.addPage([595, 842]);
     // Random bytes do not compress: the PDF is as large as its attachment.
-    await doc.attach(randomBytes(INLINE_FILE_MAX_BYTES - 32 * 1024), 'noise.bin');
-    const base64 = Buffer.from(await doc.save()).toString('base64');
+    const base64 = await pdfBase64([''], { attachmentBytes: INLINE_FILE_MAX_BYTES - 32 * 1024 });
     const commandId = await e2e.send('add-document', {
       ...meta(bizId),
       payload: { source: 'file', title: 'Large', fileSuffix: 'pdf', file: { base64 } },

@@ -3,11 +3,11 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pdf } from '../support/pdf.js';
 import {
   createContract,
   fileDocument,
   meta,
-  pdfBase64,
   person,
   SUBSIDIARY,
   templateDocument,
@@ -22,9 +22,9 @@ let files: Server;
 let filesUrl: string;
 
 beforeAll(async () => {
-  const pdf = Buffer.from(await pdfBase64('DOWNLOADED. SIGN-HERE'), 'base64');
+  const downloaded = await pdf(['DOWNLOADED. SIGN-HERE']);
   files = createServer((req, res) => {
-    if (req.url === '/doc.pdf') return res.end(pdf);
+    if (req.url === '/doc.pdf') return res.end(downloaded);
     res.statusCode = Number(req.url?.slice(1)) || 404;
     res.end();
   });

@@ -3,7 +3,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { SigningClient } from '../../src/api-client/index.js';
 import { PlatformRejected } from '../../src/errors.js';
-import { bizId, COMPANY, NORMAL_SEAL, pdf } from './support/contracts.js';
+import { pdf } from '../support/pdf.js';
+import { bizId, COMPANY, NORMAL_SEAL } from './support/contracts.js';
 import { useSimulator } from './support/simulator.js';
 
 describe('api-client against the simulator', () => {

@@ -1,6 +1,5 @@
 // Request bodies for the default fixtures (fixtures/default.json), valid unless a test says otherwise.
 import { randomUUID } from 'node:crypto';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 
 export const COMPANY = 'Demo Trading Co., Ltd.';
 export const SUBSIDIARY = 'Demo Trading (Shanghai) Co., Ltd.';
@@ -50,14 +49,6 @@ export function draft(overrides: Record<string, unknown> = {}) {
     signatories: [initiator(), person()],
     ...overrides,
   };
-}
-
-/** A PDF whose page i carries the text pages[i]. */
-export async function pdf(pages: string[]): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  for (const text of pages) doc.addPage().drawText(text, { x: 50, y: 700, size: 12, font });
-  return doc.save();
 }
 
 /** Template parameters that fill every required initiator parameter of tpl-purchase. */
