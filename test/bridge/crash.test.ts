@@ -3,7 +3,6 @@
  * every command still ends in exactly one terminal event, and no bizId gets a second draft. In
  * both delivery modes.
  */
-import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { CONFIG } from '../../src/config/index.js';
 import { topicNames } from '../../src/schemas/messages/index.js';
@@ -17,6 +16,7 @@ import {
   uniquePrefix,
 } from '../support/bridge-harness.js';
 import { untilSettled } from '../support/settled.js';
+import { uniqueId } from '../support/unique.js';
 import {
   assertAddedInOrder,
   assertExactlyOneTerminalEach,
@@ -68,7 +68,7 @@ describe.each(['at-least-once', 'exactly-once'])('delivery mode %s', (mode) => {
       () => sender.close(),
       () => collector.stop(),
     );
-    const groupId = `crash-${randomUUID().slice(0, 8)}`;
+    const groupId = uniqueId('crash');
     // The restart waits out the dead member's session (and, exactly-once, its open
     // transaction): commands racing their create must outlast that.
     const env = {

@@ -2,7 +2,6 @@
  * Flow control with a bridge in this process: the circuit breaker during an outage, fetching
  * paused when the backlog is full, and a graceful stop that commits what it finished.
  */
-import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, expect, inject, it } from 'vitest';
 import { Bridge, type BridgeObserver, type CommandEnding } from '../../src/consumers/index.js';
 import type { Handlers } from '../../src/handlers/types.js';
@@ -24,6 +23,7 @@ import {
   uniqueTopics,
 } from '../support/bridge-harness.js';
 import { harnessKafkaClient } from '../support/harness-kafka-client.js';
+import { uniqueId } from '../support/unique.js';
 import { waitUntil } from '../support/wait.js';
 
 const brokers = inject('kafkaBrokers').split(',');
@@ -83,9 +83,7 @@ async function bridgeFor(
 }
 
 const createContracts = (count: number) =>
-  Promise.all(
-    Array.from({ length: count }, () => commands.createContract(`fc-${randomUUID().slice(0, 8)}`)),
-  );
+  Promise.all(Array.from({ length: count }, () => commands.createContract(uniqueId('fc'))));
 
 it('when the platform is down, then the circuit opens, fetching pauses and few calls are spent; once it is back, every command completes', async () => {
   const { topics, sender, collector } = await setUp();

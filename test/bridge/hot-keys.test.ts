@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, expect, inject, it } from 'vitest';
 import type { BridgeObserver } from '../../src/consumers/index.js';
 import type { Command } from '../../src/schemas/messages/index.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
-import { meta, uniqueBizId } from '../handlers/support/fixtures.js';
+import { meta } from '../handlers/support/fixtures.js';
 import {
   CommandSender,
   commands,
@@ -20,6 +20,7 @@ import {
 } from '../support/bridge-harness.js';
 import { pdfBase64 } from '../support/pdf.js';
 import { signingContracts } from '../support/signing-contracts.js';
+import { uniqueId } from '../support/unique.js';
 import { waitUntil } from '../support/wait.js';
 
 const brokers = inject('kafkaBrokers').split(',');
@@ -80,7 +81,7 @@ async function madeContracts(
   collector: EventCollector,
   count: number,
 ): Promise<string[]> {
-  const bizIds = Array.from({ length: count }, () => uniqueBizId('other'));
+  const bizIds = Array.from({ length: count }, () => uniqueId('other'));
   const creates = await Promise.all(bizIds.map((bizId) => commands.createContract(bizId)));
   await sender.send(creates);
   await collector.waitForTerminalEvents(
@@ -103,7 +104,7 @@ async function othersEndWhileBusy(
 ): Promise<void> {
   const { sender, collector, watch } = io;
   const otherCreates = await Promise.all(
-    Array.from({ length: others.creates }, () => commands.createContract(uniqueBizId('other'))),
+    Array.from({ length: others.creates }, () => commands.createContract(uniqueId('other'))),
   );
   const otherDocuments = await Promise.all(
     others.contracts.map((bizId) => commands.addDocument(bizId, `${bizId}/late`)),
@@ -216,7 +217,7 @@ it('when add-documents of a contract come before its create-contract, more than 
   running.unshift(bridge);
   const contracts = await madeContracts(sender, collector, 3);
 
-  const bizId = uniqueBizId('early-docs');
+  const bizId = uniqueId('early-docs');
   const documents = await Promise.all(
     Array.from({ length: 250 }, (_, n) => commands.addDocument(bizId, `${bizId}/${n}`)),
   );
@@ -309,7 +310,7 @@ it('when add-documents with ~500 KB inline files come before their create-contra
   running.unshift(bridge);
   const contracts = await madeContracts(sender, collector, 3);
 
-  const bizId = uniqueBizId('large-docs');
+  const bizId = uniqueId('large-docs');
   const file = await pdfBase64([''], { attachmentBytes: 500_000 });
   const documents = Array.from({ length: 12 }, (_, n) => ({
     type: 'add-document' as const,

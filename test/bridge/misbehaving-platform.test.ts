@@ -20,7 +20,6 @@ import {
   person,
   SEAL,
   templateDocument,
-  uniqueBizId,
 } from '../handlers/support/fixtures.js';
 import {
   CommandSender,
@@ -34,6 +33,7 @@ import {
   uniqueTopics,
 } from '../support/bridge-harness.js';
 import { untilSettled } from '../support/settled.js';
+import { uniqueId } from '../support/unique.js';
 import { waitUntil } from '../support/wait.js';
 
 const brokers = inject('kafkaBrokers').split(',');
@@ -93,7 +93,7 @@ async function send(type: CommandType, bizId: string, payload: unknown): Promise
 
 /** A draft with an approval step for the company, a person signing, and one document. */
 async function draft(label: string): Promise<{ bizId: string; contractId: string }> {
-  const bizId = uniqueBizId(label);
+  const bizId = uniqueId(label);
   const audited = initiator([
     { type: 'AUDIT', operators: [APPROVER] },
     { type: 'COMPANY', sealId: SEAL },
@@ -136,7 +136,7 @@ const outage = (cause: string) => gaugeValue('signing_bridge_platform_outage', {
 async function expectOrdinaryCommandsComplete(label: string): Promise<void> {
   const { bizId } = await signing(label);
   const reminder = await send('remind', bizId, {});
-  const created = uniqueBizId(label);
+  const created = uniqueId(label);
   const contract = { subject: created, signatories: [initiator(), person(1)] };
   const creation = await send('create-contract', created, {
     contract,
@@ -165,7 +165,7 @@ const IN_DOUBT: Record<string, InDoubtCase> = {
     type: 'create-contract',
     fault: { operation: 'createDraft', kind: 'late', ms: 3 * CALL_TIMEOUT_MS },
     prepare: async () => {
-      const bizId = uniqueBizId('late-draft');
+      const bizId = uniqueId('late-draft');
       const contract = { subject: bizId, signatories: [initiator(), person(1)] };
       return { bizId, payload: { contract, documents: [templateDocument()] } };
     },

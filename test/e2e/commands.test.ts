@@ -12,9 +12,9 @@ import {
   person,
   SEAL,
   templateDocument,
-  uniqueBizId,
 } from '../handlers/support/fixtures.js';
 import { pdfBase64 } from '../support/pdf.js';
+import { uniqueId } from '../support/unique.js';
 import { useEndToEnd } from './support/e2e.js';
 
 const e2e = useEndToEnd();
@@ -26,7 +26,7 @@ const AUDITED = [
 
 /** A contract made through the bridge: one document, initiated unless told otherwise. */
 async function contract(options: { signatories?: unknown[]; initiate?: boolean } = {}) {
-  const bizId = uniqueBizId('e2e');
+  const bizId = uniqueId('e2e');
   const commandId = await e2e.send('create-contract', {
     ...meta(bizId),
     payload: {
@@ -42,7 +42,7 @@ async function contract(options: { signatories?: unknown[]; initiate?: boolean }
 
 describe('each command type, end to end', () => {
   it('when create-contract runs, then draft.created, document.added per document and contract.created are published, keyed by bizId', async () => {
-    const bizId = uniqueBizId('saga');
+    const bizId = uniqueId('saga');
     const stampers = [
       { type: 'PERSONAL', signatoryIndex: 1, documentIndex: 0, keyword: 'SIGN-HERE' },
     ];
@@ -176,7 +176,7 @@ describe('the failure event of each error family', () => {
   });
 
   it('when the contract never appears, then command.precondition-timed-out ends the command', async () => {
-    const command = { ...meta(uniqueBizId('never')), payload: {} };
+    const command = { ...meta(uniqueId('never')), payload: {} };
     const ended = await e2e.ended(await e2e.send('remind', command));
     expect(ended.event.type).toBe('signingbridge.command.precondition-timed-out');
     expect(ended.data).toMatchObject({ step: 'remind', error: { platformCode: '11011126' } });
@@ -216,7 +216,7 @@ describe('the failure event of each error family', () => {
   });
 
   it('when a command breaks its schema, then command.rejected ends it', async () => {
-    const bizId = uniqueBizId('broken');
+    const bizId = uniqueId('broken');
     const commandId = await e2e.sendUnchecked('approve', {
       ...meta(bizId),
       payload: { pass: 'yes' },

@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdf } from '../support/pdf.js';
+import { uniqueId } from '../support/unique.js';
 import {
   createContract,
   fileDocument,
@@ -12,7 +13,6 @@ import {
   SUBSIDIARY,
   templateDocument,
   terminal,
-  uniqueBizId,
   useBench,
   verdict,
 } from './support/bench.js';
@@ -101,7 +101,7 @@ describe('add-document failures', () => {
 
   it('when the contract does not exist yet, then the command waits for it (not-found)', async () => {
     const outcome = await addDocument({
-      ...meta(uniqueBizId('later')),
+      ...meta(uniqueId('later')),
       payload: templateDocument(),
     });
     expect(verdict(outcome)).toBe('retry not-found @add-document: 11101003');

@@ -22,8 +22,6 @@ export const person = (n = 1) => ({
   receiver: { contact: `1390000${String(n).padStart(4, '0')}`, contactType: 'MOBILE' },
 });
 
-export const uniqueBizId = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
-
 export async function fileDocument(title: string, ...pages: string[]) {
   const base64 = await pdfBase64(pages.length > 0 ? pages : [`${title}: SEAL-HERE SIGN-HERE`]);
   return { source: 'file', title, fileSuffix: 'pdf', file: { base64 } } as const;
