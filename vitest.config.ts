@@ -44,8 +44,8 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 180_000,
           // Two files at a time: each has its own topics, group, simulator and ports, and many
-          // wait on processes, sessions and sockets more than on the CPU. Tool installs take a
-          // lock of their own (scripts/tools).
+          // wait on processes, sessions and sockets more than on the CPU. The global setup has
+          // installed every outside tool before (test/support/tools.ts).
           // Beside the unit files' two threads: those finish in the first minute, while these
           // mostly wait for brokers, sessions and child processes.
           maxWorkers: 2,

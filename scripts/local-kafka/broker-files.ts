@@ -1,5 +1,5 @@
-// What a one-node KRaft broker reads from its data dir: server.properties, a logging
-// configuration for its release family, and formatted storage.
+// What a KRaft node reads from its data dir: server.properties, a logging configuration for its
+// release family, and formatted storage. A single broker is node 1 of a quorum of one.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -20,6 +20,12 @@ export interface SecuredSetup {
   users: readonly LocalKafkaUser[];
 }
 
+/** Which node this is, and every node's ports (the controller quorum's voters). */
+export interface NodePlace {
+  nodeId: number;
+  nodes: readonly BrokerPorts[];
+}
+
 export interface BrokerFiles {
   dataDir: string;
   serverProperties: string;
@@ -29,33 +35,33 @@ export interface BrokerFiles {
   loggingFlag: string;
 }
 
-function serverProperties(ports: BrokerPorts, logDirs: string, secured?: SecuredSetup): string[] {
-  const { port, controllerPort } = ports;
+function serverProperties(
+  place: NodePlace,
+  logDirs: string,
+  secured: SecuredSetup | undefined,
+): string[] {
+  const { nodeId, nodes } = place;
+  const ports = nodes[nodeId - 1] as BrokerPorts;
   // Clients' listeners; the controller's is not advertised.
   const listeners = [
-    { name: 'PLAINTEXT', protocol: 'PLAINTEXT', port },
+    { name: 'PLAINTEXT', protocol: 'PLAINTEXT', port: ports.port },
     ...(ports.secured ? securedListeners(ports.secured) : []),
   ];
   const address = ({ name, port }: { name: string; port: number }) => `${name}://${HOST}:${port}`;
   const protocols = listeners.map(({ name, protocol }) => `${name}:${protocol}`);
+  const voters = nodes.map(({ controllerPort }, index) => `${index + 1}@${HOST}:${controllerPort}`);
   return [
     'process.roles=broker,controller',
-    'node.id=1',
+    `node.id=${nodeId}`,
     // A static voter set works for 3.9 and 4.x alike, so `format` needs no --standalone.
-    `controller.quorum.voters=1@${HOST}:${controllerPort}`,
-    `listeners=${[...listeners.map(address), `CONTROLLER://${HOST}:${controllerPort}`].join(',')}`,
+    `controller.quorum.voters=${voters.join(',')}`,
+    `listeners=${[...listeners.map(address), `CONTROLLER://${HOST}:${ports.controllerPort}`].join(',')}`,
     `advertised.listeners=${listeners.map(address).join(',')}`,
     `listener.security.protocol.map=${[...protocols, 'CONTROLLER:PLAINTEXT'].join(',')}`,
     'controller.listener.names=CONTROLLER',
     'inter.broker.listener.name=PLAINTEXT',
     `log.dirs=${logDirs}`,
-    'num.partitions=1',
-    // One node: internal topics cannot have more replicas than brokers.
-    'offsets.topic.replication.factor=1',
-    'offsets.topic.num.partitions=1',
-    'transaction.state.log.replication.factor=1',
-    'transaction.state.log.min.isr=1',
-    'transaction.state.log.num.partitions=1',
+    ...(nodes.length === 1 ? ONE_NODE : CLUSTER),
     // Tests join groups constantly; the default 3 s delay only slows every first rebalance.
     'group.initial.rebalance.delay.ms=0',
     // Kept at the broker default (true) for simplicity: tests create their topics explicitly
@@ -64,6 +70,36 @@ function serverProperties(ports: BrokerPorts, logDirs: string, secured?: Secured
     ...(secured ? securedProperties(secured.certificates, secured.users) : []),
   ];
 }
+
+// One node: internal topics cannot have more replicas than brokers.
+const ONE_NODE = [
+  'num.partitions=1',
+  'offsets.topic.replication.factor=1',
+  'offsets.topic.num.partitions=1',
+  'transaction.state.log.replication.factor=1',
+  'transaction.state.log.min.isr=1',
+  'transaction.state.log.num.partitions=1',
+];
+
+// What a production cluster keeps (docs/local-kafka.md "A cluster"): three copies of every
+// partition, an acks=all write refused once fewer than two hold it, no leader elected from
+// outside the ISR; with timeouts short enough that a test sees a node leave and come back in
+// seconds, and three partitions per internal topic so the coordinators spread over the nodes.
+const CLUSTER = [
+  'num.partitions=3',
+  'default.replication.factor=3',
+  'min.insync.replicas=2',
+  'unclean.leader.election.enable=false',
+  'offsets.topic.replication.factor=3',
+  'offsets.topic.num.partitions=3',
+  'transaction.state.log.replication.factor=3',
+  'transaction.state.log.min.isr=2',
+  'transaction.state.log.num.partitions=3',
+  'controlled.shutdown.enable=true',
+  'broker.heartbeat.interval.ms=500',
+  'broker.session.timeout.ms=6000',
+  'replica.lag.time.max.ms=10000',
+];
 
 /** Kafka 3.x logs through reload4j, 4.x through log4j2; both only to a file, keeping the console quiet. */
 const LOGGING: Record<Family, { fileName: string; flag: string; lines(file: string): string[] }> = {
@@ -100,7 +136,7 @@ function textFile(lines: string[]): string {
 export async function writeBrokerFiles(
   family: Family,
   dataDir: string,
-  ports: BrokerPorts,
+  place: NodePlace,
   secured?: SecuredSetup,
 ): Promise<BrokerFiles> {
   await mkdir(dataDir, { recursive: true });
@@ -113,7 +149,7 @@ export async function writeBrokerFiles(
   };
   const logging = LOGGING[family];
   const loggingFile = join(dataDir, logging.fileName);
-  const properties = serverProperties(ports, files.logDirs, secured);
+  const properties = serverProperties(place, files.logDirs, secured);
   await writeFile(files.serverProperties, textFile(properties));
   await writeFile(loggingFile, textFile(logging.lines(files.serverLog)));
   return { ...files, loggingFlag: `${logging.flag}${loggingFile}` };
@@ -124,23 +160,27 @@ export async function writeBrokerFiles(
  * save a JVM start. Kafka never hands out IDs starting with '-' because the CLI would read them
  * as a flag, so neither do we.
  */
-function randomClusterId(): string {
+export function randomClusterId(): string {
   const id = randomBytes(16).toString('base64url');
   return id.startsWith('-') ? randomClusterId() : id;
 }
 
-/** Formats new storage, creating `users`' SCRAM credentials in the cluster's metadata. */
+/**
+ * Formats new storage, creating `users`' SCRAM credentials in the cluster's metadata. The nodes
+ * of one cluster share its id.
+ */
 export async function formatStorage(
   libs: string,
   files: BrokerFiles,
   users: readonly LocalKafkaUser[] = [],
+  clusterId = randomClusterId(),
 ): Promise<void> {
   // A caller-supplied dataDir is reused as is (with the users of its first start). Not `format
   // --ignore-formatted`: 4.x rejects it when the new cluster id differs from the stored one
   // ("Invalid cluster.id in ...").
   if (existsSync(join(files.logDirs, 'meta.properties'))) return;
   const args = ['-cp', join(libs, '*'), files.loggingFlag, 'kafka.tools.StorageTool', 'format'];
-  args.push('-t', randomClusterId(), '-c', files.serverProperties, ...scramArguments(users));
+  args.push('-t', clusterId, '-c', files.serverProperties, ...scramArguments(users));
   const { code, output } = await runTool('java', args);
   if (code !== 0)
     throw new Error(`kafka storage format failed (exit ${code}):\n${lastLines(output, 30)}`);

@@ -12,8 +12,18 @@ import { lastLines, toolError } from './tool-run.js';
 
 const READY_TIMEOUT_MS = 90_000;
 
-export async function launchBroker(libs: string, files: BrokerFiles, heapMb: number) {
-  const jvm = [`-Xmx${heapMb}m`, `-Xms${Math.min(256, heapMb)}m`, '-Djava.awt.headless=true'];
+export async function launchBroker(
+  libs: string,
+  files: BrokerFiles,
+  heapMb: number,
+  jvmFlags: readonly string[] = [],
+) {
+  const jvm = [
+    `-Xmx${heapMb}m`,
+    `-Xms${Math.min(256, heapMb)}m`,
+    '-Djava.awt.headless=true',
+    ...jvmFlags,
+  ];
   const args = [...jvm, files.loggingFlag, '-cp', join(libs, '*'), 'kafka.Kafka'];
   // JVM crashes and anything logged before log4j starts land in console.log.
   const consoleFd = openSync(files.consoleLog, 'a');
@@ -29,13 +39,27 @@ export async function launchBroker(libs: string, files: BrokerFiles, heapMb: num
   }
 }
 
-export async function waitUntilReady(broker: string, child: ChildProcess, files: BrokerFiles) {
+/** A node's PLAINTEXT listener and the id it registers with. */
+export interface NodeAddress {
+  broker: string;
+  nodeId: number;
+}
+
+/** Until the node answers a Metadata request on its own listener and lists itself as a broker. */
+export async function waitUntilReady(
+  { broker, nodeId }: NodeAddress,
+  child: ChildProcess,
+  files: BrokerFiles,
+) {
   const kafka = new Kafka({
     clientId: 'local-kafka-ready-check',
     brokers: [broker],
     logLevel: logLevel.NOTHING,
     connectionTimeout: 1_000,
     requestTimeout: 5_000,
+    // The client's own retries (5 by default) would spend seconds backing off from a refused
+    // connection before this loop may look again.
+    retry: { retries: 0 },
   });
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
@@ -45,7 +69,7 @@ export async function waitUntilReady(broker: string, child: ChildProcess, files:
         `Kafka broker exited (${how}) before it was ready\n${await logExcerpt(files)}`,
       );
     }
-    if (await answersMetadata(kafka)) return;
+    if (await listsItself(kafka, nodeId)) return;
     await delay(250);
   }
   const seconds = READY_TIMEOUT_MS / 1000;
@@ -54,13 +78,16 @@ export async function waitUntilReady(broker: string, child: ChildProcess, files:
   );
 }
 
-/** True once the broker answers a real Metadata request and lists itself. */
-async function answersMetadata(kafka: Kafka): Promise<boolean> {
+/**
+ * True once the broker answers a real Metadata request and lists itself: a cluster's node is
+ * listed once the controller has unfenced it, so it serves and can take partitions.
+ */
+async function listsItself(kafka: Kafka, nodeId: number): Promise<boolean> {
   const admin = kafka.admin({ retry: { retries: 0 } });
   try {
     await admin.connect();
     const { brokers } = await admin.describeCluster();
-    return brokers.length > 0;
+    return brokers.some((broker) => broker.nodeId === nodeId);
   } catch {
     return false;
   } finally {

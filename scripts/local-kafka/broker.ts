@@ -67,11 +67,11 @@ export async function startLocalKafka(options: LocalKafkaOptions = {}): Promise<
   let secured: SecuredKafka | undefined;
   try {
     const setup = options.secured && (await secure(dataDir, options.secured.users));
-    const files = await writeBrokerFiles(family, dataDir, ports, setup);
+    const files = await writeBrokerFiles(family, dataDir, { nodeId: 1, nodes: [ports] }, setup);
     await formatStorage(libs, files, setup?.users);
     const child = await launchBroker(libs, files, options.heapMb ?? 512);
     stop = superviseBroker(child, tempDir);
-    await waitUntilReady(broker, child, files);
+    await waitUntilReady({ broker, nodeId: 1 }, child, files);
     secured = setup && securedKafka(ports, setup);
   } catch (error) {
     await stop();

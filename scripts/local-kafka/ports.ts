@@ -1,4 +1,4 @@
-// The ports a one-node KRaft broker listens on (clients and its controller, plus the SASL_SSL
+// The ports a KRaft node listens on (clients and its controller, plus the SASL_SSL
 // and mutual-TLS listeners when secured), on loopback.
 import { type AddressInfo, createServer, type Server } from 'node:net';
 
@@ -45,4 +45,13 @@ async function reservePorts(wanted: number[]): Promise<number[]> {
   } finally {
     await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
   }
+}
+
+/** Free client and controller ports for each of `nodes` nodes, reserved together. */
+export async function pickClusterPorts(nodes: number): Promise<BrokerPorts[]> {
+  const ports = await reservePorts(Array.from({ length: nodes * 2 }, () => 0));
+  return Array.from({ length: nodes }, (_, index) => ({
+    port: ports[index * 2] as number,
+    controllerPort: ports[index * 2 + 1] as number,
+  }));
 }

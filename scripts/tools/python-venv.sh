@@ -4,10 +4,18 @@
 # Idempotent: when the environment was made from the same requirements, it only prints the path.
 #
 #   python="$(scripts/tools/python-venv.sh contracts scripts/contracts/requirements.txt)"
+#
+# With --check first, it makes nothing: it prints the path and exits 0 when the environment is
+# there, or prints what making it would take and exits 1 (test/support/tools.ts).
 set -euo pipefail
 
+check=false
+if [[ "${1:-}" == --check ]]; then
+  check=true
+  shift
+fi
 if [[ $# -ne 2 ]]; then
-  echo "usage: python-venv.sh <name> <requirements file>" >&2
+  echo "usage: python-venv.sh [--check] <name> <requirements file>" >&2
   exit 2
 fi
 name="$1"
@@ -16,13 +24,25 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 venv="$root/.tools/venvs/$name"
 stamp="$venv/.requirements"
 
-# Test files run two at a time: two installs of the same tool wait for each other, the second
-# then finding it installed.
+ready() {
+  [[ -x "$venv/bin/python" && -f "$stamp" ]] && cmp -s "$stamp" "$requirements"
+}
+
+if $check; then
+  if ready; then
+    echo "$venv/bin/python"
+    exit 0
+  fi
+  echo "the Python environment $name from PyPI ($(grep -c '^[A-Za-z]' "$requirements") pinned packages)"
+  exit 1
+fi
+
+# Two runs making the same environment at once wait for each other, the second then finding it made.
 mkdir -p "$root/.tools"
 exec 9>"$root/.tools/.lock-venv-$name"
 flock 9
 
-if [[ -x "$venv/bin/python" && -f "$stamp" ]] && cmp -s "$stamp" "$requirements"; then
+if ready; then
   echo "$venv/bin/python"
   exit 0
 fi

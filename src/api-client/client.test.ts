@@ -359,13 +359,21 @@ describe('retries', () => {
   });
 
   it('when the caller aborts during backoff, then the call rejects with the reason', async () => {
-    const { client, answer } = setup({ retry: { initialDelayMs: 10_000, maxDelayMs: 10_000 } });
-    answer('/v2/contract/notice', 429, { code: 429, message: 'slow down' });
     const controller = new AbortController();
+    const answered: Array<number | undefined> = [];
+    // Aborted once the 429 is answered: the client then waits out a backoff of about 10 s.
+    const { client, answer } = setup({
+      retry: { initialDelayMs: 10_000, maxDelayMs: 10_000 },
+      onCall: (info) => {
+        answered.push(info.httpStatus);
+        controller.abort(new Error('stop'));
+      },
+    });
+    answer('/v2/contract/notice', 429, { code: 429, message: 'slow down' });
     vi.spyOn(Math, 'random').mockReturnValue(0.99);
     const pending = client.remindSignatories({ bizId: 'b1' }, { signal: controller.signal });
-    setTimeout(() => controller.abort(new Error('stop')), 50);
     await expect(pending).rejects.toThrow('stop');
+    expect(answered).toEqual([429]);
   });
 });
 

@@ -41,6 +41,6 @@ export const ESSENTIALS = [
 export const ESSENTIAL_POINTERS = [
   'A secured cluster: `KAFKA_TLS` and `KAFKA_SASL_MECHANISM` with the files and credentials they need ([deployment.md](deployment.md#a-secured-kafka-cluster)).',
   'Traces: `OTEL_EXPORTER_OTLP_ENDPOINT`, your collector ([observability.md](observability.md#traces)).',
-  'Priorities between command types: `COMMAND_CLASSES` and `CLASS_WEIGHTS` ([README](../README.md#running-the-service)).',
+  'Priorities between command types: `COMMAND_CLASSES` and `CLASS_WEIGHTS` ([deployment.md](deployment.md#priority-classes)).',
   'Commands in hand and their memory: `MAX_IN_FLIGHT`, `MAX_PENDING_BYTES` and `FILE_MAX_BYTES` ([deployment.md](deployment.md#scaling)).',
 ] as const;

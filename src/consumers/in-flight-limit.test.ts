@@ -50,6 +50,8 @@ describe('nextInFlightLimit', () => {
   });
 
   it('whatever the loop does, the limit stays between the floor and MAX_IN_FLIGHT, and falls whenever the loop is over its target', () => {
+    const numRuns = 100;
+    const checked = { overTarget: 0, unsaturated: 0 };
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 10_000 }),
@@ -64,17 +66,29 @@ describe('nextInFlightLimit', () => {
         (ceiling, targetDelayMs, observations) => {
           const rule = { ceiling, targetDelayMs };
           let limit = ceiling;
+          const held = { overTarget: false, unsaturated: false };
           for (const seen of observations) {
             const next = nextInFlightLimit(limit, rule, seen);
             expect(next).toBeGreaterThanOrEqual(floorOf(rule));
             expect(next).toBeLessThanOrEqual(ceiling);
-            if (seen.delayMs > targetDelayMs) expect(next).toBeLessThanOrEqual(limit);
-            if (!seen.saturated) expect(next).toBeLessThanOrEqual(Math.max(limit, floorOf(rule)));
+            if (seen.delayMs > targetDelayMs) {
+              expect(next).toBeLessThanOrEqual(limit);
+              held.overTarget = true;
+            }
+            if (!seen.saturated) {
+              expect(next).toBeLessThanOrEqual(Math.max(limit, floorOf(rule)));
+              held.unsaturated = true;
+            }
             limit = next;
           }
+          if (held.overTarget) checked.overTarget++;
+          if (held.unsaturated) checked.unsaturated++;
         },
       ),
+      { numRuns },
     );
+    expect(checked.overTarget).toBeGreaterThan(numRuns / 10);
+    expect(checked.unsaturated).toBeGreaterThan(numRuns / 10);
   });
 });
 

@@ -7,7 +7,7 @@
  * step while it is under half of it and every slot is taken, between a floor and MAX_IN_FLIGHT.
  * A slow platform leaves the loop idle: the limit then stays at MAX_IN_FLIGHT.
  */
-import { type IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
+import { type ELDHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
 
 /** The timer the delay is measured with, as prom-client's `nodejs_eventloop_lag_*` does. */
 export const LOOP_TIMER_MS = 10;
@@ -62,7 +62,7 @@ export interface InFlightTarget {
 export class InFlightGovernor {
   readonly #policy: InFlightPolicy;
   readonly #target: InFlightTarget;
-  #histogram: IntervalHistogram | undefined;
+  #histogram: ELDHistogram | undefined;
   #timer: NodeJS.Timeout | undefined;
 
   constructor(policy: InFlightPolicy, target: InFlightTarget) {
@@ -85,7 +85,7 @@ export class InFlightGovernor {
     this.#histogram = undefined;
   }
 
-  #tick(histogram: IntervalHistogram): void {
+  #tick(histogram: ELDHistogram): void {
     // No sample yet (the tick came first): nothing to go by.
     if (histogram.count === 0) return;
     const delayMs = histogram.percentile(50) / 1e6;

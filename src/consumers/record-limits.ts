@@ -38,7 +38,7 @@ export function recordLimitBreach(
   const checks: Array<[string, number, number]> = [
     ['RECORD_MAX_KEY_BYTES', limits.maxKeyBytes, record.key?.length ?? 0],
     ['RECORD_MAX_VALUE_BYTES', limits.maxValueBytes, record.value?.length ?? 0],
-    ['RECORD_MAX_HEADERS', limits.maxHeaders, count + (record.droppedHeaders ?? 0)],
+    ['RECORD_MAX_HEADERS', limits.maxHeaders, count],
     ['RECORD_MAX_HEADER_BYTES', limits.maxHeaderBytes, bytes],
   ];
   const broken = checks.find(([, max, actual]) => actual > max);

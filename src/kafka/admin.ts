@@ -1,8 +1,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Admin, Kafka } from 'kafkajs';
+import kafkajs, { AssignerProtocol } from 'kafkajs';
 import { TopicsLeaderless, TopicsMissing } from '../errors.js';
 import { decodeUserData } from './co-partitioned-assigner.js';
-import { AssignerProtocol, kafkajs } from './kafkajs.js';
 import type { ClusterAdmin, GroupMember, PartitionRange } from './tool-types.js';
 import type { TopicDescription, TopicSpec } from './types.js';
 

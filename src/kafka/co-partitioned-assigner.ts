@@ -3,9 +3,8 @@
  * (so other members can tell a live owner from a dead one) and the partitions the member
  * holds (so the assignment can be sticky).
  */
-import type { PartitionAssigner } from 'kafkajs';
+import { AssignerProtocol, type PartitionAssigner } from 'kafkajs';
 import { assignPartitionNumbers, type Subscriber } from './co-partitioned-assignment.js';
-import { AssignerProtocol } from './kafkajs.js';
 
 export const ASSIGNER_NAME = 'SigningBridgeCoPartitioned';
 const VERSION = 1;

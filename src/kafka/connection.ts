@@ -1,10 +1,9 @@
-import type { KafkaConfig } from 'kafkajs';
+import { Kafka, type KafkaConfig, logLevel } from 'kafkajs';
 import type { Logger } from 'pino';
 import { connectAdmin } from './admin.js';
 import { kafkajsClientConfig } from './client-config.js';
 import type { KafkaClientSettings } from './client-settings.js';
 import { KafkajsGroupConsumer } from './group-consumer.js';
-import { Kafka, logLevel } from './kafkajs.js';
 import { kafkajsLogCreator } from './log-adapter.js';
 import { createPartitionScanner } from './partition-scan.js';
 import { connectExclusiveProducer, connectPositionedProducer } from './positioned-producer.js';

@@ -1,6 +1,5 @@
 import type { Admin, Batch, Consumer, Kafka, KafkaMessage } from 'kafkajs';
 import { coPartitionedAssigner, decodeUserData } from './co-partitioned-assigner.js';
-import { DROPPED_HEADERS_KEY, guardHeaderDecoding } from './header-guard.js';
 import type {
   GroupConsumer,
   GroupConsumerHandlers,
@@ -10,7 +9,6 @@ import type {
   TopicPartitionOffset,
   TopicPartitions,
 } from './types.js';
-import { decodeVarLongsWithoutLongs } from './varint-decoding.js';
 
 /** kafkajs heartbeats only between fetches, so a fetch must never wait long. */
 const FETCH_MAX_WAIT_MS = 200;
@@ -45,8 +43,6 @@ export class KafkajsGroupConsumer implements GroupConsumer {
   #lastContact: number | undefined;
 
   constructor(kafka: Kafka, { groupId, instanceId }: GroupConsumerOptions) {
-    guardHeaderDecoding();
-    decodeVarLongsWithoutLongs();
     this.#kafka = kafka;
     this.#groupId = groupId;
     this.#instanceId = instanceId;
@@ -230,15 +226,13 @@ function mutable({ topic, partitions }: TopicPartitions) {
 }
 
 export function toInbound(batch: Batch, message: KafkaMessage): InboundRecord {
-  const { [DROPPED_HEADERS_KEY]: dropped, ...headers } = message.headers ?? {};
-  const record = {
+  return {
     topic: batch.topic,
     partition: batch.partition,
     offset: message.offset,
     key: message.key,
     value: message.value,
-    headers,
+    headers: message.headers ?? {},
     timestamp: message.timestamp,
   };
-  return dropped === undefined ? record : { ...record, droppedHeaders: Number(String(dropped)) };
 }

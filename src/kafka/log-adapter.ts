@@ -1,6 +1,5 @@
-import type { logCreator } from 'kafkajs';
+import { type logCreator, logLevel } from 'kafkajs';
 import type { Logger } from 'pino';
-import { logLevel } from './kafkajs.js';
 
 /**
  * kafkajs logs through pino. Its info level reports routine group and fetch activity (every

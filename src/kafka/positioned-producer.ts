@@ -1,18 +1,12 @@
 /**
  * Producers that tell where each record went (partition and offset), for the SDK and the
- * operator commands. Records are partitioned by kafkajs' DefaultPartitioner: murmur2 of the key,
- * as Java's clients do, so a bizId's commands share one partition number across topics.
+ * operator commands: partitioned as the bridge's own producer does (producer.ts), and covering
+ * every partition written as it does (covering-send.ts).
  */
-import type {
-  Kafka,
-  Message,
-  PartitionerArgs,
-  Producer,
-  RecordMetadata,
-  TopicMessages,
-} from 'kafkajs';
+import type { Kafka, Message, RecordMetadata } from 'kafkajs';
 import type { KafkaWriteFailed } from '../errors.js';
-import { Partitioners } from './kafkajs.js';
+import type { TopicMessage } from './covering-send.js';
+import { type CoveringProducer, coveringProducer, toMessages } from './producer.js';
 import type {
   ExclusiveProducer,
   PositionedProducer,
@@ -22,39 +16,35 @@ import type {
 import type { OutboundRecord } from './types.js';
 import { writeFailed } from './write-failure.js';
 
-/** The partition kafkajs chose for each message it was handed, by message. */
-type Chosen = WeakMap<Message, number>;
-
 /**
  * Replaces its kafkajs producer after a send Kafka refused for good, as the bridge's own does
  * (producer.ts): kafkajs would otherwise refuse every later write to the partitions of that
  * request (OUT_OF_ORDER_SEQUENCE_NUMBER).
  */
 export async function connectPositionedProducer(kafka: Kafka): Promise<PositionedProducer> {
-  const chosen: Chosen = new WeakMap();
   const open = async () => {
-    const producer = kafka.producer(producerConfig(chosen));
-    await producer.connect();
-    return producer;
+    const covering = coveringProducer(kafka);
+    await covering.producer.connect();
+    return covering;
   };
   let current = await open();
   let refused = false;
   return {
     async send(records) {
       if (refused) {
-        await current.disconnect().catch(() => {});
+        await current.producer.disconnect().catch(() => {});
         current = await open();
         refused = false;
       }
-      const producer = current;
-      return sendPositioned(records, chosen, (batch) => producer.sendBatch(batch)).catch(
+      const { producer } = current;
+      return sendPositioned(records, current, (batch) => producer.sendBatch(batch)).catch(
         (error: KafkaWriteFailed) => {
           refused ||= error.details.permanent;
           throw error;
         },
       );
     },
-    disconnect: () => current.disconnect(),
+    disconnect: () => current.producer.disconnect(),
   };
 }
 
@@ -62,8 +52,8 @@ export async function connectExclusiveProducer(
   kafka: Kafka,
   transactionalId: string,
 ): Promise<ExclusiveProducer> {
-  const chosen: Chosen = new WeakMap();
-  const producer: Producer = kafka.producer({ ...producerConfig(chosen), transactionalId });
+  const covering = coveringProducer(kafka, { transactionalId });
+  const { producer } = covering;
   await producer.connect();
   return {
     async begin(): Promise<PositionedTransaction> {
@@ -71,7 +61,8 @@ export async function connectExclusiveProducer(
         throw writeFailed(error);
       });
       return {
-        send: (records) => sendPositioned(records, chosen, (batch) => transaction.sendBatch(batch)),
+        send: (records) =>
+          sendPositioned(records, covering, (batch) => transaction.sendBatch(batch)),
         commit: () =>
           transaction.commit().catch((error: unknown) => Promise.reject(writeFailed(error))),
         abort: () => transaction.abort(),
@@ -81,62 +72,34 @@ export async function connectExclusiveProducer(
   };
 }
 
-/** Idempotent with one request in flight per broker, as the bridge's own producer. */
-function producerConfig(chosen: Chosen) {
-  return {
-    idempotent: true,
-    maxInFlightRequests: 1,
-    allowAutoTopicCreation: false,
-    createPartitioner: () => {
-      const partition = Partitioners.DefaultPartitioner();
-      return (args: PartitionerArgs) => {
-        const number = partition(args);
-        chosen.set(args.message, number);
-        return number;
-      };
-    },
-  };
-}
-
 async function sendPositioned(
   records: readonly OutboundRecord[],
-  chosen: Chosen,
-  send: (batch: { topicMessages: TopicMessages[] }) => Promise<RecordMetadata[]>,
+  covering: CoveringProducer,
+  send: Parameters<CoveringProducer['send']>[1],
 ): Promise<RecordPosition[]> {
   if (records.length === 0) return [];
-  const messages = records.map(({ topic, partition, key, value, headers }) => ({
-    topic,
-    message: { key, value, partition, headers: headers ? { ...headers } : undefined } as Message,
-  }));
-  const topics = new Map<string, Message[]>();
-  for (const { topic, message } of messages) {
-    const list = topics.get(topic);
-    if (list) list.push(message);
-    else topics.set(topic, [message]);
-  }
+  const messages = toMessages(records);
   let metadata: RecordMetadata[];
   try {
-    metadata = await send({
-      topicMessages: [...topics].map(([topic, list]) => ({ topic, messages: list })),
-    });
+    metadata = await covering.send(messages, send);
   } catch (error) {
     throw writeFailed(error);
   }
-  return positionsOf(messages, metadata, chosen);
+  return positionsOf(messages, metadata, covering.partitionOf);
 }
 
 /** Records of one partition in one request take consecutive offsets from its base offset. */
 function positionsOf(
-  messages: ReadonlyArray<{ topic: string; message: Message }>,
+  messages: readonly TopicMessage[],
   metadata: readonly RecordMetadata[],
-  chosen: Chosen,
+  partitionOf: (message: Message) => number | undefined,
 ): RecordPosition[] {
   const base = new Map(
     metadata.map((m) => [`${m.topicName}/${m.partition}`, BigInt(m.baseOffset ?? m.offset ?? -1)]),
   );
   const taken = new Map<string, bigint>();
   return messages.map(({ topic, message }) => {
-    const partition = message.partition ?? chosen.get(message) ?? -1;
+    const partition = partitionOf(message) ?? -1;
     const slot = `${topic}/${partition}`;
     const index = taken.get(slot) ?? 0n;
     taken.set(slot, index + 1n);

@@ -5,10 +5,9 @@
  * stops start-up at once, named; a cluster that does not answer gets a few attempts.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import type { KafkaConfig } from 'kafkajs';
+import { Kafka, type KafkaConfig } from 'kafkajs';
 import { KafkaUnreachable } from '../errors.js';
 import { type BackoffPolicy, backoffCap } from '../retry/backoff.js';
-import { Kafka } from './kafkajs.js';
 import { refusalOf } from './refusal.js';
 
 export interface PreflightPolicy extends BackoffPolicy {

@@ -13,7 +13,9 @@ function kafkaWhoseTransactions(begin: () => Promise<unknown>) {
   return { kafka: { producer: () => producer } as unknown as Kafka, producer };
 }
 
-const record = { topic: 't', key: 'k', value: 'v' };
+const record = { topic: 't', partition: 0, key: 'k', value: 'v' };
+/** What Kafka answers for `record`. */
+const written = [{ topicName: 't', partition: 0, errorCode: 0 }];
 
 const refusedForGood = () =>
   new KafkaJSProtocolError(
@@ -89,7 +91,7 @@ describe('idempotent producer', () => {
 
   it("when a send is refused for good, then the next send goes through a new producer: the old one's sequence numbers are unusable", async () => {
     const { kafka, producers } = kafkaWhoseSends((producer) =>
-      producer === 0 ? Promise.reject(refusedForGood()) : Promise.resolve([]),
+      producer === 0 ? Promise.reject(refusedForGood()) : Promise.resolve(written),
     );
     const producer = await connectProducer(kafka);
     await expect(producer.send([record])).rejects.toMatchObject({ details: { permanent: true } });
@@ -108,7 +110,7 @@ describe('idempotent producer', () => {
               retryTime: 30_000,
             }),
           )
-        : Promise.resolve([]),
+        : Promise.resolve(written),
     );
     const producer = await connectProducer(kafka);
     await expect(producer.send([record])).rejects.toMatchObject({ retryable: true });

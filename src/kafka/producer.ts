@@ -1,15 +1,23 @@
-import type { ICustomPartitioner, Kafka, Producer, TopicMessages, Transaction } from 'kafkajs';
-import { Partitioners } from './kafkajs.js';
+import {
+  type ICustomPartitioner,
+  type Kafka,
+  type Message,
+  Partitioners,
+  type Producer,
+  type ProducerConfig,
+  type RecordMetadata,
+} from 'kafkajs';
+import { type PartitionOf, sendCovering, type TopicMessage } from './covering-send.js';
 import { keyPartition } from './murmur2.js';
 import type { OutboundRecord, RecordProducer } from './types.js';
-import { encodeVarintsInPlace } from './varint-encoding.js';
 import { writeFailed } from './write-failure.js';
 
 /**
  * kafkajs' DefaultPartitioner, without its costs per message: it filters the topic's partition
  * list for every message, even one whose partition is given, and its murmur2 makes Long
- * objects for every four bytes of the key. The same choice: the given partition, else murmur2 of the key, else kafkajs' own
- * round robin for a record without a key.
+ * objects for every four bytes of the key. The same choice: the given partition, else murmur2
+ * of the key (as Java's clients do, so a bizId's commands share one partition number across
+ * topics), else kafkajs' own round robin for a record without a key.
  */
 const keyedPartitioner: ICustomPartitioner = () => {
   const unkeyed = Partitioners.DefaultPartitioner();
@@ -22,6 +30,24 @@ const keyedPartitioner: ICustomPartitioner = () => {
   };
 };
 
+/** The keyed partitioner, remembering for each message the partition it chose. */
+function rememberingPartitioner(): Pick<ProducerConfig, 'createPartitioner'> & {
+  partitionOf: PartitionOf;
+} {
+  const chosen = new WeakMap<Message, number>();
+  return {
+    partitionOf: (message) => message.partition ?? chosen.get(message),
+    createPartitioner: () => {
+      const partition = keyedPartitioner();
+      return (args) => {
+        const number = partition(args);
+        chosen.set(args.message, number);
+        return number;
+      };
+    },
+  };
+}
+
 /**
  * Idempotent, so the client's own retries never write a record twice, and one request in flight
  * per broker, so records of one partition are written in the order they were sent.
@@ -30,14 +56,32 @@ const PRODUCER_CONFIG = {
   idempotent: true,
   maxInFlightRequests: 1,
   allowAutoTopicCreation: false,
-  createPartitioner: keyedPartitioner,
 } as const;
 
+/** A kafkajs producer and how to send through it so that every partition written is answered. */
+export interface CoveringProducer {
+  readonly producer: Producer;
+  /** The partition each message sent went to. */
+  readonly partitionOf: PartitionOf;
+  /** Sends through `send` (the producer's own sendBatch, or a transaction's). */
+  send(messages: readonly TopicMessage[], send: Producer['sendBatch']): Promise<RecordMetadata[]>;
+}
+
+export function coveringProducer(kafka: Kafka, config: ProducerConfig = {}): CoveringProducer {
+  const { partitionOf, createPartitioner } = rememberingPartitioner();
+  const producer = kafka.producer({ ...PRODUCER_CONFIG, ...config, createPartitioner });
+  return {
+    producer,
+    partitionOf,
+    send: (messages, send) => sendCovering(messages, partitionOf, send),
+  };
+}
+
 export function connectProducer(kafka: Kafka): Promise<RecordProducer> {
-  encodeVarintsInPlace();
   return selfHealing(
-    () => kafka.producer(PRODUCER_CONFIG),
-    (producer, records) => producer.sendBatch({ topicMessages: byTopic(records) }).then(() => {}),
+    () => coveringProducer(kafka),
+    ({ producer, send }, records) =>
+      send(toMessages(records), (batch) => producer.sendBatch(batch)).then(() => {}),
   );
 }
 
@@ -46,19 +90,22 @@ export function connectTransactionalProducer(
   transactionalId: string,
   transactionTimeoutMs: number,
 ): Promise<RecordProducer> {
-  encodeVarintsInPlace();
-  const config = { ...PRODUCER_CONFIG, transactionalId, transactionTimeout: transactionTimeoutMs };
-  return selfHealing(() => kafka.producer(config), sendInTransaction);
+  const config = { transactionalId, transactionTimeout: transactionTimeoutMs };
+  return selfHealing(() => coveringProducer(kafka, config), sendInTransaction);
 }
 
-async function sendInTransaction(producer: Producer, records: readonly OutboundRecord[]) {
-  let transaction: Transaction | undefined;
+async function sendInTransaction(
+  { producer, send }: CoveringProducer,
+  records: readonly OutboundRecord[],
+) {
+  let transaction: Awaited<ReturnType<Producer['transaction']>> | undefined;
   try {
     // The first one also initialises the transactional id (fencing any producer that used
     // it before and aborting its open transaction), so it can be refused for good too: a
     // transactional id the bridge is not authorised for, say.
     transaction = await producer.transaction();
-    await transaction.sendBatch({ topicMessages: byTopic(records) });
+    const open = transaction;
+    await send(toMessages(records), (batch) => open.sendBatch(batch));
     await transaction.commit();
   } catch (error) {
     await transaction?.abort().catch(() => {});
@@ -75,13 +122,13 @@ async function sendInTransaction(producer: Producer, records: readonly OutboundR
  * A transactional one keeps its id: the new one fences the old and aborts what it left open.
  */
 async function selfHealing(
-  create: () => Producer,
-  sendWith: (producer: Producer, records: readonly OutboundRecord[]) => Promise<void>,
+  create: () => CoveringProducer,
+  sendWith: (producer: CoveringProducer, records: readonly OutboundRecord[]) => Promise<void>,
 ): Promise<RecordProducer> {
   const open = async () => {
-    const producer = create();
-    await producer.connect();
-    return producer;
+    const covering = create();
+    await covering.producer.connect();
+    return covering;
   };
   let current = await open();
   let broken = false;
@@ -90,7 +137,7 @@ async function selfHealing(
       if (records.length === 0) return;
       try {
         if (broken) {
-          await current.disconnect().catch(() => {});
+          await current.producer.disconnect().catch(() => {});
           current = await open();
           broken = false;
         }
@@ -101,16 +148,13 @@ async function selfHealing(
         throw failed;
       }
     },
-    disconnect: () => current.disconnect(),
+    disconnect: () => current.producer.disconnect(),
   };
 }
 
-function byTopic(records: readonly OutboundRecord[]): TopicMessages[] {
-  const topics = new Map<string, TopicMessages>();
-  for (const { topic, partition, key, value, headers } of records) {
-    const messages = topics.get(topic)?.messages ?? [];
-    if (messages.length === 0) topics.set(topic, { topic, messages });
-    messages.push({ key, value, partition, headers: headers ? { ...headers } : undefined });
-  }
-  return [...topics.values()];
+export function toMessages(records: readonly OutboundRecord[]): TopicMessage[] {
+  return records.map(({ topic, partition, key, value, headers }) => ({
+    topic,
+    message: { key, value, partition, headers: headers ? { ...headers } : undefined },
+  }));
 }

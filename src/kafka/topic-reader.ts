@@ -9,10 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Batch, Consumer, Kafka, KafkaMessage } from 'kafkajs';
 import { toInbound } from './group-consumer.js';
-import { guardHeaderDecoding } from './header-guard.js';
 import type { ClusterAdmin, ReaderOptions, TopicReader } from './tool-types.js';
 import type { InboundRecord } from './types.js';
-import { decodeVarLongsWithoutLongs } from './varint-decoding.js';
 
 // Short, so a follower shows a record soon after it is written.
 const FETCH_MAX_WAIT_MS = 100;
@@ -43,9 +41,6 @@ class KafkajsTopicReader implements TopicReader {
   #settled = false;
 
   constructor(kafka: Kafka, admin: () => Promise<ClusterAdmin>, options: ReaderOptions) {
-    // A record with thousands of headers must not freeze a reader either (header-guard.ts).
-    guardHeaderDecoding();
-    decodeVarLongsWithoutLongs();
     this.#kafka = kafka;
     this.#admin = admin;
     this.#options = options;

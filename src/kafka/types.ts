@@ -16,8 +16,6 @@ export interface InboundRecord {
   readonly headers: RecordHeaders;
   /** Milliseconds since the epoch, as a decimal string. */
   readonly timestamp: string;
-  /** Headers past the decoder's bound, not kept (src/kafka/header-guard.ts). */
-  readonly droppedHeaders?: number;
 }
 
 export interface OutboundRecord {

@@ -5,6 +5,7 @@ import { KafkaWriteFailed } from '../errors.js';
  * time ran out); a protocol error it does not retry is the broker refusing the records for good.
  */
 export function writeFailed(error: unknown): KafkaWriteFailed {
+  if (error instanceof KafkaWriteFailed) return error;
   const {
     name = 'Error',
     message = String(error),

@@ -117,11 +117,7 @@ export function deadLetterRecord(
 
 function headersWithin(record: InboundRecord, limits: DeadLetterLimits): boolean {
   const { count, bytes } = headerStats(record.headers);
-  return (
-    (record.droppedHeaders ?? 0) === 0 &&
-    count <= limits.maxHeaders &&
-    bytes <= limits.maxHeaderBytes
-  );
+  return count <= limits.maxHeaders && bytes <= limits.maxHeaderBytes;
 }
 
 /** The copy with its value cut to what room is left, if it must be; `cut` names what already was. */

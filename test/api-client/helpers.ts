@@ -1,8 +1,8 @@
 /** Shared set-up for the api-client's tests against the simulator over HTTP. */
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { SigningClient, type SigningClientOptions } from '../../src/api-client/index.js';
 import type { Signatory } from '../../src/schemas/platform/resources.js';
 import type { RunningSimulator } from '../../src/simulator/index.js';
+import { pdf } from '../support/pdf.js';
 
 /** The connecting party of the default fixtures, its usable and frozen seals, one employee. */
 export const COMPANY = 'Demo Trading Co., Ltd.';
@@ -35,15 +35,6 @@ export function clientFor(
   });
 }
 
-/** A real PDF, one page per text, so keyword and page positions can be checked. */
-export async function pdf(...pages: string[]): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  for (const text of pages)
-    doc.addPage([595, 842]).drawText(text, { x: 72, y: 760, size: 12, font });
-  return doc.save();
-}
-
 export async function rejection(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(
     (value) => {
@@ -63,7 +54,7 @@ export async function draftWithDocument(
   const { documentId } = await client.addDocumentByFile({
     contractId: draft.id,
     title: 'Agreement',
-    file: await pdf('AGREEMENT. Company: SEAL-HERE. Person: SIGN-HERE.'),
+    file: await pdf(['AGREEMENT. Company: SEAL-HERE. Person: SIGN-HERE.']),
     fileSuffix: 'pdf',
   });
   return { draft, documentId, contractId: draft.id ?? '' };

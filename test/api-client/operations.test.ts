@@ -13,13 +13,13 @@ import { PlatformRejected } from '../../src/errors.js';
 import type { OperationRequest } from '../../src/schemas/platform/operations.js';
 import type { Signatory } from '../../src/schemas/platform/resources.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
+import { pdf } from '../support/pdf.js';
 import {
   APPROVER,
   clientFor,
   draftWithDocument,
   FROZEN_SEAL,
   initiator,
-  pdf,
   person,
   rejection,
   signingContract,
@@ -130,7 +130,7 @@ describe('addDocumentByFile', () => {
     const { documentId } = await client.addDocumentByFile({
       bizId: 'f-1',
       title: 'Two pages',
-      file: await pdf('one', 'two'),
+      file: await pdf(['one', 'two']),
       fileSuffix: 'pdf',
     });
     const stored = await sim.admin.contract({ contractId: draft.id ?? '' });
@@ -142,7 +142,7 @@ describe('addDocumentByFile', () => {
   it('when a file path is given, then its suffix comes from the extension', async () => {
     await client.createDraft({ bizId: 'f-2', subject: 'x', signatories: [person(1)] });
     const path = join(tmpdir(), `upload-${process.pid}.pdf`);
-    await writeFile(path, await pdf('from disk'));
+    await writeFile(path, await pdf(['from disk']));
     await expect(
       client.addDocumentByFile({ bizId: 'f-2', title: 'Disk', file: { path } }),
     ).resolves.toEqual({ documentId: expect.any(String) });
@@ -150,7 +150,7 @@ describe('addDocumentByFile', () => {
 
   it('when a Readable is given, then it is uploaded whole', async () => {
     await client.createDraft({ bizId: 'f-3', subject: 'x', signatories: [person(1)] });
-    const bytes = await pdf('streamed');
+    const bytes = await pdf(['streamed']);
     const file = Readable.from([bytes.subarray(0, 100), bytes.subarray(100)]);
     await client.addDocumentByFile({ bizId: 'f-3', title: 'Stream', file, fileSuffix: 'pdf' });
     expect((await sim.admin.contract({ bizId: 'f-3' })).documents).toHaveLength(1);
@@ -172,7 +172,7 @@ describe('addDocumentByFile', () => {
     const upload = client.addDocumentByFile({
       contractId,
       title: 'Late',
-      file: await pdf('late'),
+      file: await pdf(['late']),
       fileSuffix: 'pdf',
     });
     expect(await refusedWith(upload, 'addDocumentByFile')).toBe('1101');
@@ -355,7 +355,7 @@ describe('addSignatory', () => {
     await client.addDocumentByFile({
       contractId: draft.id,
       title: 'x',
-      file: await pdf('x'),
+      file: await pdf(['x']),
       fileSuffix: 'pdf',
     });
     await client.initiateContract({ contractId: draft.id });

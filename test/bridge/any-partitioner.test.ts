@@ -5,7 +5,6 @@
  * there, so replays are still skipped, one platform call is made per commandId, one terminal
  * event is published per commandId, and one producer's commands of a bizId keep their order.
  */
-import { randomUUID } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { type ICustomPartitioner, Partitioners, type Producer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -24,6 +23,7 @@ import {
 import { harnessKafkaClient } from '../support/harness-kafka-client.js';
 import { murmur2Partition } from '../support/partitions.js';
 import { untilSettled } from '../support/settled.js';
+import { uniqueId } from '../support/unique.js';
 import { waitUntil } from '../support/wait.js';
 
 /** librdkafka's `consistent_random` for keyed records: CRC32 of the key. */
@@ -85,7 +85,7 @@ async function send(by: keyof typeof producers, type: CommandType, command: Comm
 /** A bizId that CRC32 puts on another partition than murmur2 does. */
 function misplacedBizId(name: string): string {
   for (;;) {
-    const bizId = `${name}-${randomUUID().slice(0, 8)}`;
+    const bizId = uniqueId(name);
     const byCrc32 = crc32(Buffer.from(bizId)) % TEST_PARTITIONS;
     if (byCrc32 !== murmur2Partition(bizId, TEST_PARTITIONS)) return bizId;
   }

@@ -3,11 +3,11 @@
  * instance's share follows the partitions it holds, with the shares in force never adding up to
  * more than the budget (read from every process's "platform budget share changed" log lines).
  */
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { topicNames } from '../../src/schemas/messages/index.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
 import { BridgeProcess, createTopics, uniquePrefix } from '../support/bridge-harness.js';
+import { uniqueId } from '../support/unique.js';
 import { waitUntil } from '../support/wait.js';
 
 const brokers = inject('kafkaBrokers').split(',');
@@ -16,7 +16,7 @@ const PARTITIONS = 6;
 const SHARE_CHANGED = 'platform budget share changed';
 let sim: RunningSimulator;
 const prefix = uniquePrefix();
-const groupId = `budget-${randomUUID().slice(0, 8)}`;
+const groupId = uniqueId('budget');
 const processes: BridgeProcess[] = [];
 /** When a process was killed: its share ends then (it logs nothing more). */
 const killedAt = new Map<BridgeProcess, number>();

@@ -8,7 +8,7 @@ import type { BridgeObserver } from '../../src/consumers/index.js';
 import type { GroupConsumer, KafkaConnection, TopicPartitions } from '../../src/kafka/index.js';
 import type { Command } from '../../src/schemas/messages/index.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
-import { meta, templateDocument, uniqueBizId } from '../handlers/support/fixtures.js';
+import { meta, templateDocument } from '../handlers/support/fixtures.js';
 import {
   CommandSender,
   createTopics,
@@ -18,6 +18,7 @@ import {
   uniqueTopics,
 } from '../support/bridge-harness.js';
 import { signingContracts } from '../support/signing-contracts.js';
+import { uniqueId } from '../support/unique.js';
 import { waitUntil } from '../support/wait.js';
 
 const brokers = inject('kafkaBrokers').split(',');
@@ -110,7 +111,7 @@ it('when the bulk class is full, then only its topics pause, and an interactive 
   // Both partitions of the reminders' topic are held back, none of create-contract's.
   expect(holds[0]).toEqual({ on: true, remind: 2, createContract: 0 });
 
-  const bizId = uniqueBizId('interactive');
+  const bizId = uniqueId('interactive');
   const payload = {
     contract: { subject: bizId, signatories: [PERSON] },
     documents: [templateDocument()],

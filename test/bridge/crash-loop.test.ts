@@ -21,6 +21,7 @@ import {
   uniquePrefix,
 } from '../support/bridge-harness.js';
 import { harnessKafkaClient } from '../support/harness-kafka-client.js';
+import { uniqueId } from '../support/unique.js';
 import { waitUntil } from '../support/wait.js';
 
 const PARTITIONS = 2;
@@ -28,7 +29,7 @@ const LIMIT = 1;
 const brokers = inject('kafkaBrokers').split(',');
 const prefix = uniquePrefix();
 const topics = topicNames(prefix);
-const groupId = `crash-loop-${randomUUID().slice(0, 8)}`;
+const groupId = uniqueId('crash-loop');
 let sim: RunningSimulator;
 let sender: CommandSender;
 let collector: EventCollector;

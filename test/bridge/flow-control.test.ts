@@ -2,11 +2,14 @@
  * Flow control with a bridge in this process: the circuit breaker during an outage, fetching
  * paused when the backlog is full, and a graceful stop that commits what it finished.
  */
-import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, expect, inject, it } from 'vitest';
 import { Bridge, type BridgeObserver, type CommandEnding } from '../../src/consumers/index.js';
 import type { Handlers } from '../../src/handlers/types.js';
-import { createKafkaConnection } from '../../src/kafka/index.js';
+import {
+  createKafkaConnection,
+  type GroupConsumer,
+  type KafkaConnection,
+} from '../../src/kafka/index.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
 import {
   CommandSender,
@@ -20,6 +23,7 @@ import {
   uniqueTopics,
 } from '../support/bridge-harness.js';
 import { harnessKafkaClient } from '../support/harness-kafka-client.js';
+import { uniqueId } from '../support/unique.js';
 import { waitUntil } from '../support/wait.js';
 
 const brokers = inject('kafkaBrokers').split(',');
@@ -79,9 +83,7 @@ async function bridgeFor(
 }
 
 const createContracts = (count: number) =>
-  Promise.all(
-    Array.from({ length: count }, () => commands.createContract(`fc-${randomUUID().slice(0, 8)}`)),
-  );
+  Promise.all(Array.from({ length: count }, () => commands.createContract(uniqueId('fc'))));
 
 it('when the platform is down, then the circuit opens, fetching pauses and few calls are spent; once it is back, every command completes', async () => {
   const { topics, sender, collector } = await setUp();
@@ -178,31 +180,78 @@ it('when stopped mid-stream, then it finishes what runs, commits it, and the nex
   }
 });
 
-it('when stopped at any moment of start-up, then start resolves as stopped, stop ends, and no member stays in the group', async () => {
+/** The steps of start-up, in order, as the bridge reaches them through its Kafka connection. */
+const START_STEPS = [
+  'checking the topics',
+  'connecting the producer',
+  'joining the group',
+  'restoring the first partitions',
+] as const;
+type StartStep = (typeof START_STEPS)[number];
+
+/** The connection, calling `reached` as the bridge begins each step of its start-up. */
+function steppingConnection(reached: (step: StartStep) => void): KafkaConnection {
+  const kafka = createKafkaConnection({ brokers, clientId: 'stop-during-start', log });
+  return {
+    ...kafka,
+    admin: () => {
+      reached('checking the topics');
+      return kafka.admin();
+    },
+    producer: (options) => {
+      reached('connecting the producer');
+      return kafka.producer(options);
+    },
+    consumer: (options) => {
+      const consumer = kafka.consumer(options);
+      const run: GroupConsumer['run'] = (topics, handlers) => {
+        reached('joining the group');
+        return consumer.run(topics, {
+          ...handlers,
+          onAssignment: (partitions) => {
+            reached('restoring the first partitions');
+            handlers.onAssignment(partitions);
+          },
+        });
+      };
+      return new Proxy(consumer, {
+        get: (target, name) => {
+          if (name === 'run') return run;
+          const value = Reflect.get(target, name, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+    },
+  };
+}
+
+it('when stopped at any step of start-up, then start resolves as stopped, stop ends, and no member stays in the group', async () => {
   const topics = uniqueTopics();
   await createTopics(brokers, topics);
   const settings = testSettings();
   const admin = harnessKafkaClient(brokers).admin();
   await admin.connect();
   try {
-    // From before the topics are checked to the middle of the first restore.
-    for (const afterMs of [0, 20, 100, 300, 600, 1_000]) {
-      const bridge = new Bridge({
-        kafka: createKafkaConnection({ brokers, clientId: 'stop-during-start', log }),
+    // Before anything, then as each step begins: the stop is asked for in the very call.
+    for (const stopAt of [undefined, ...START_STEPS]) {
+      let stopped: Promise<void> | undefined;
+      const bridge: Bridge = new Bridge({
+        kafka: steppingConnection((step) => {
+          if (step === stopAt && stopped === undefined) stopped = bridge.stop();
+        }),
         topics,
         // No command is sent, so no handler runs.
         handlers: {} as Handlers,
         settings,
         log,
       });
-      const started = bridge.start();
-      // Places the stop at a different point of start-up each time; what follows are facts.
-      await new Promise((resolve) => setTimeout(resolve, afterMs));
-      await bridge.stop();
-      await expect(started).resolves.toBeUndefined();
+      if (stopAt === undefined) stopped = bridge.stop();
+      await expect(bridge.start()).resolves.toBeUndefined();
+      expect(stopped, `stopped at ${stopAt ?? 'before start'}`).toBeDefined();
+      await stopped;
       expect(bridge.ready).toBe(false);
       const [group] = (await admin.describeGroups([settings.groupId])).groups;
-      expect(group?.members, `stopped after ${afterMs} ms`).toEqual([]);
+      expect(group?.members, `stopped at ${stopAt ?? 'before start'}`).toEqual([]);
     }
   } finally {
     await admin.disconnect();

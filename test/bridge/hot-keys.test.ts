@@ -5,13 +5,11 @@
  * create-contract must not keep it out. Facts, not durations: what had ended of the busy bizId
  * when the others ended.
  */
-import { randomBytes } from 'node:crypto';
-import { PDFDocument } from 'pdf-lib';
 import { afterAll, afterEach, beforeAll, expect, inject, it } from 'vitest';
 import type { BridgeObserver } from '../../src/consumers/index.js';
 import type { Command } from '../../src/schemas/messages/index.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
-import { meta, uniqueBizId } from '../handlers/support/fixtures.js';
+import { meta } from '../handlers/support/fixtures.js';
 import {
   CommandSender,
   commands,
@@ -20,7 +18,9 @@ import {
   startBridge,
   uniqueTopics,
 } from '../support/bridge-harness.js';
+import { pdfBase64 } from '../support/pdf.js';
 import { signingContracts } from '../support/signing-contracts.js';
+import { uniqueId } from '../support/unique.js';
 import { waitUntil } from '../support/wait.js';
 
 const brokers = inject('kafkaBrokers').split(',');
@@ -81,7 +81,7 @@ async function madeContracts(
   collector: EventCollector,
   count: number,
 ): Promise<string[]> {
-  const bizIds = Array.from({ length: count }, () => uniqueBizId('other'));
+  const bizIds = Array.from({ length: count }, () => uniqueId('other'));
   const creates = await Promise.all(bizIds.map((bizId) => commands.createContract(bizId)));
   await sender.send(creates);
   await collector.waitForTerminalEvents(
@@ -104,7 +104,7 @@ async function othersEndWhileBusy(
 ): Promise<void> {
   const { sender, collector, watch } = io;
   const otherCreates = await Promise.all(
-    Array.from({ length: others.creates }, () => commands.createContract(uniqueBizId('other'))),
+    Array.from({ length: others.creates }, () => commands.createContract(uniqueId('other'))),
   );
   const otherDocuments = await Promise.all(
     others.contracts.map((bizId) => commands.addDocument(bizId, `${bizId}/late`)),
@@ -217,7 +217,7 @@ it('when add-documents of a contract come before its create-contract, more than 
   running.unshift(bridge);
   const contracts = await madeContracts(sender, collector, 3);
 
-  const bizId = uniqueBizId('early-docs');
+  const bizId = uniqueId('early-docs');
   const documents = await Promise.all(
     Array.from({ length: 250 }, (_, n) => commands.addDocument(bizId, `${bizId}/${n}`)),
   );
@@ -289,14 +289,6 @@ it('when the bridge stops while a bizId is held back and another takes over, the
   expect(hotCalls).toHaveLength(hotReminders.length);
 }, 120_000);
 
-/** A one-page PDF of about `bytes`, carrying random bytes as an attachment (not compressible). */
-async function largePdf(bytes: number): Promise<string> {
-  const doc = await PDFDocument.create();
-  doc.addPage([200, 200]);
-  await doc.attach(randomBytes(bytes), 'filler.bin', { mimeType: 'application/octet-stream' });
-  return Buffer.from(await doc.save()).toString('base64');
-}
-
 it('when add-documents with ~500 KB inline files come before their create-contract, more bytes than the backlog holds, then the create-contract runs, they all complete, and create-contracts and add-documents of other contracts end while some of them still wait', async () => {
   const { topics, sender, collector } = await freshTopics();
   const watch = watching();
@@ -318,8 +310,8 @@ it('when add-documents with ~500 KB inline files come before their create-contra
   running.unshift(bridge);
   const contracts = await madeContracts(sender, collector, 3);
 
-  const bizId = uniqueBizId('large-docs');
-  const file = await largePdf(500_000);
+  const bizId = uniqueId('large-docs');
+  const file = await pdfBase64([''], { attachmentBytes: 500_000 });
   const documents = Array.from({ length: 12 }, (_, n) => ({
     type: 'add-document' as const,
     command: {

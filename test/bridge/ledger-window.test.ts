@@ -18,6 +18,7 @@ import {
   uniqueTopics,
 } from '../support/bridge-harness.js';
 import { harnessKafkaClient } from '../support/harness-kafka-client.js';
+import { uniqueId } from '../support/unique.js';
 import { waitUntil } from '../support/wait.js';
 
 // Short, so that entries expire within the test; long enough that a command sent now runs well
@@ -26,7 +27,7 @@ import { waitUntil } from '../support/wait.js';
 const WINDOW_MS = 6_000;
 const brokers = inject('kafkaBrokers').split(',');
 const topics = uniqueTopics();
-const groupId = `ledger-window-${randomUUID().slice(0, 8)}`;
+const groupId = uniqueId('ledger-window');
 const endings: CommandEnding[] = [];
 const tombstones = new Map<string, number>();
 const writes = new Map<string, number>();
@@ -103,7 +104,7 @@ const untilExpired = (bizId: string, count: number, what: string) =>
 describe('the replay window', () => {
   it('when a command is replayed within the window it is skipped; once its entry expired, a replay runs again, also after a restart', async () => {
     bridge = await start();
-    const create = await commands.createContract(`window-${randomUUID().slice(0, 8)}`);
+    const create = await commands.createContract(uniqueId('window'));
     const { bizId, commandId } = create.command;
     await sender.send([create]);
     await collector.waitForTerminalEvent(commandId);
@@ -146,7 +147,7 @@ describe('the replay window', () => {
       },
     };
     bridge = await start(retryForLong);
-    const create = await commands.createContract(`saga-${randomUUID().slice(0, 8)}`, {
+    const create = await commands.createContract(uniqueId('saga'), {
       documents: 1,
     });
     const { bizId, commandId } = create.command;

@@ -192,6 +192,13 @@ describe('records of a few hundred kilobytes', () => {
     expect(limitOf(event)).toBe('RECORD_MAX_HEADERS');
   });
 
+  it('when a record has 20,000 headers of different names, then it is rejected naming RECORD_MAX_HEADERS', async () => {
+    const headers = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`h${i}`, '']));
+    const event = await survives({ key: 'biz', value: remind(), headers });
+    expect(limitOf(event)).toBe('RECORD_MAX_HEADERS');
+    expect((event.data.error as { message: string }).message).toMatch(/: 20000 is over the limit/);
+  });
+
   it('when a value is one byte over RECORD_MAX_VALUE_BYTES, then it is rejected; at the limit it runs', async () => {
     const over = await survives({ key: 'biz', value: remind().padEnd(MAX_VALUE_BYTES + 1, ' ') });
     expect(limitOf(over)).toBe('RECORD_MAX_VALUE_BYTES');

@@ -15,6 +15,7 @@ import {
   startBridge,
   uniqueTopics,
 } from '../support/bridge-harness.js';
+import { uniqueId } from '../support/unique.js';
 import { waitUntil } from '../support/wait.js';
 
 const brokers = inject('kafkaBrokers').split(',');
@@ -43,11 +44,9 @@ beforeEach(async () => {
   await sim.admin.setFaults({});
 });
 
-const unique = (name: string) => `${name}-${randomUUID().slice(0, 8)}`;
-
 describe('ordering', () => {
   it('when commands of many bizIds arrive interleaved, then each bizId runs its commands in offset order while bizIds run concurrently', async () => {
-    const bizIds = Array.from({ length: 24 }, (_, i) => unique(`order-${i}`));
+    const bizIds = Array.from({ length: 24 }, (_, i) => uniqueId(`order-${i}`));
     const creates = await Promise.all(bizIds.map((bizId) => commands.createContract(bizId)));
     await sender.send(creates);
     await collector.waitForTerminalEvents(creates.map((c) => c.command.commandId));
@@ -88,7 +87,7 @@ describe('ordering', () => {
 
 describe('poison records', () => {
   it('when a record is not JSON or breaks its schema, then it goes to the dead-letter topic untouched, a rejected event ends it, and its partition carries on', async () => {
-    const bizId = unique('poison');
+    const bizId = uniqueId('poison');
     const topic = topics.commands['create-contract'];
     await sender.sendRaw(topic, bizId, '{not json', { origin: 'test' });
     const invalidId = randomUUID();
@@ -134,7 +133,7 @@ describe('poison records', () => {
 
 describe('replays', () => {
   it('when a command is produced again with the same commandId, then the platform is called once and one terminal event is published', async () => {
-    const bizId = unique('replay');
+    const bizId = uniqueId('replay');
     const create = await commands.createContract(bizId);
     await sender.send([create]);
     await collector.waitForTerminalEvent(create.command.commandId);
@@ -161,11 +160,11 @@ describe('what a commandId names', () => {
   });
 
   it('when a commandId is sent again with another payload, then that one is rejected naming the first use, dead-lettered, and makes no call', async () => {
-    const bizId = unique('reused');
+    const bizId = uniqueId('reused');
     const create = await commands.createContract(bizId);
     await sender.send([create]);
     await collector.waitForTerminalEvent(create.command.commandId);
-    const commandId = unique('remind');
+    const commandId = uniqueId('remind');
     await sender.send([remind(bizId, commandId, {})]);
     await collector.waitForTerminalEvent(commandId);
     await sender.send([remind(bizId, commandId, { onlySigning: true })]);
@@ -188,11 +187,11 @@ describe('what a commandId names', () => {
   });
 
   it('when two bizIds use one commandId, then each runs and their events have different ce_ids', async () => {
-    const bizIds = [unique('daily'), unique('daily')];
+    const bizIds = [uniqueId('daily'), uniqueId('daily')];
     const creates = await Promise.all(bizIds.map((bizId) => commands.createContract(bizId)));
     await sender.send(creates);
     for (const create of creates) await collector.waitForTerminalEvent(create.command.commandId);
-    const commandId = unique('daily');
+    const commandId = uniqueId('daily');
     await sender.send(bizIds.map((bizId) => remind(bizId, commandId, {})));
     await waitUntil(() => collector.terminalEventsOf(commandId).length === 2, {
       what: 'both reminders ended',
@@ -203,9 +202,9 @@ describe('what a commandId names', () => {
   });
 
   it('when a record key is not UTF-8, then it is rejected as such and its bytes are never read as another bizId', async () => {
-    const bizId = unique('latin1');
+    const bizId = uniqueId('latin1');
     const key = Buffer.concat([Buffer.from(bizId), Buffer.from([0xff])]);
-    const commandId = unique('not-utf8');
+    const commandId = uniqueId('not-utf8');
     const value = JSON.stringify({ commandId, bizId: `${bizId}\uFFFD`, payload: {} });
     await sender.sendRaw(topics.commands.remind, key, value);
     const rejected = await collector.waitForTerminalEvent(commandId);
@@ -219,7 +218,7 @@ describe('what a commandId names', () => {
 
 describe('commands racing their create-contract', () => {
   it('when add-document arrives before its create-contract, then it waits for the contract and both complete', async () => {
-    const bizId = unique('race');
+    const bizId = uniqueId('race');
     const add = await commands.addDocument(bizId, 'early');
     await sender.send([add]);
     // It found no contract at least once: the platform answered it.
@@ -236,7 +235,7 @@ describe('commands racing their create-contract', () => {
   });
 
   it('when the contract never appears, then precondition-timed-out ends the command after the configured wait', async () => {
-    const add = await commands.addDocument(unique('never'), 'orphan');
+    const add = await commands.addDocument(uniqueId('never'), 'orphan');
     await sender.send([add]);
     const ended = await collector.waitForTerminalEvent(add.command.commandId);
     expect(ended.event.type).toBe('signingbridge.command.precondition-timed-out');
@@ -251,7 +250,7 @@ describe('commands racing their create-contract', () => {
 
 describe('failures', () => {
   it('when the platform refuses with a business code, then command.failed carries its code and name at once', async () => {
-    const bizId = unique('refused');
+    const bizId = uniqueId('refused');
     const create = await commands.createContract(bizId);
     (create.command.payload.contract as { signatories: unknown[] }).signatories = [];
     await sender.send([create]);
@@ -267,7 +266,7 @@ describe('failures', () => {
     await sim.admin.setFaults({
       operations: { createDraft: { errorRate: 1, error: 'code21990001' } },
     });
-    const bizId = unique('down');
+    const bizId = uniqueId('down');
     const create = await commands.createContract(bizId);
     await sender.send([create]);
     const ended = await collector.waitForTerminalEvent(create.command.commandId);

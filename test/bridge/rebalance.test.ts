@@ -2,7 +2,6 @@
  * Several bridge processes in one consumer group while commands stream in: one joins, one leaves
  * gracefully, one is killed. Partitions move between them each time, with their ledger.
  */
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { topicNames } from '../../src/schemas/messages/index.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
@@ -15,6 +14,7 @@ import {
   uniquePrefix,
 } from '../support/bridge-harness.js';
 import { untilSettled } from '../support/settled.js';
+import { uniqueId } from '../support/unique.js';
 import {
   assertAddedInOrder,
   assertExactlyOneTerminalEach,
@@ -26,7 +26,7 @@ import {
 const brokers = inject('kafkaBrokers').split(',');
 const prefix = uniquePrefix();
 const topics = topicNames(prefix);
-const groupId = `rebalance-${randomUUID().slice(0, 8)}`;
+const groupId = uniqueId('rebalance');
 // A killed member's partitions wait out its session: commands racing their create outlast it.
 const ENV = { PRECONDITION_TIMEOUT_MS: '60000' };
 let sim: RunningSimulator;

@@ -5,12 +5,12 @@
  * request with it complete, and writes go on afterwards: the idempotent producer's state is
  * recovered rather than left to fail every later write with OUT_OF_ORDER_SEQUENCE_NUMBER.
  */
-import { randomUUID } from 'node:crypto';
 import { ConfigResourceTypes } from 'kafkajs';
 import { describe, expect, inject, it } from 'vitest';
 import { useEndToEnd } from '../e2e/support/e2e.js';
 import { commands } from '../support/bridge-harness.js';
 import { harnessKafkaClient } from '../support/harness-kafka-client.js';
+import { uniqueId } from '../support/unique.js';
 
 const brokers = inject('kafkaBrokers').split(',');
 const e2e = useEndToEnd();
@@ -33,7 +33,7 @@ async function limitEventsTo(bytes: number): Promise<void> {
 
 describe('a write Kafka refuses for good', () => {
   it('when one command’s event is over what the events topic takes, then that command fails, the others sent with it complete, and later writes still go', async () => {
-    const bizIds = Array.from({ length: 6 }, (_, i) => `refused-${i}-${randomUUID().slice(0, 8)}`);
+    const bizIds = Array.from({ length: 6 }, (_, i) => uniqueId(`refused-${i}`));
     const creates = await Promise.all(bizIds.map((bizId) => commands.createContract(bizId)));
     for (const { type, command } of creates) await e2e.send(type, command);
     await e2e.collector.waitForTerminalEvents(creates.map((c) => c.command.commandId));

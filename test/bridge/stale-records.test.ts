@@ -5,7 +5,6 @@
  * sweep deletes expired ones (its tombstones); a second group, with a one-hour replay window,
  * reads the same records: none reaches the platform a second time. A fresh record runs.
  */
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { entryTombstone } from '../../src/ledger/index.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
@@ -19,6 +18,7 @@ import {
 } from '../support/bridge-harness.js';
 import { murmur2Partition } from '../support/partitions.js';
 import { StampedCommands } from '../support/stamped-commands.js';
+import { uniqueId } from '../support/unique.js';
 import { waitUntil } from '../support/wait.js';
 
 const brokers = inject('kafkaBrokers').split(',');
@@ -41,11 +41,9 @@ afterAll(async () => {
   await sim?.stop();
 });
 
-const unique = (name: string) => `${name}-${randomUUID().slice(0, 8)}`;
-
 describe('records older than the ledger vouches for', () => {
   it('when a second group reads create-contracts whose ledger entries expired, then each is rejected as expired with a dead-letter copy and no second platform call; a fresh one runs', async () => {
-    const old = await Promise.all([1, 2, 3].map(() => commands.createContract(unique('stale'))));
+    const old = await Promise.all([1, 2, 3].map(() => commands.createContract(uniqueId('stale'))));
     const oldIds = old.map((c) => c.command.commandId);
     const twoHoursAgo = Date.now() - 2 * HOUR;
     for (const { command } of old) await stamped.send('create-contract', command, twoHoursAgo);
@@ -82,7 +80,7 @@ describe('records older than the ledger vouches for', () => {
         return { key: String(key), value: null, partition };
       }),
     );
-    const fresh = await commands.createContract(unique('fresh'));
+    const fresh = await commands.createContract(uniqueId('fresh'));
     await stamped.send('create-contract', fresh.command);
 
     // A second group (startBridge gives each its own), its window an hour, reads them all again.

@@ -20,6 +20,7 @@ import {
   uniqueTopics,
 } from '../support/bridge-harness.js';
 import { type RawRecord, RecordReader } from '../support/record-reader.js';
+import { uniqueId } from '../support/unique.js';
 import { waitUntil } from '../support/wait.js';
 
 const brokers = inject('kafkaBrokers').split(',');
@@ -93,7 +94,7 @@ describe('tracing a command', () => {
     await sim.admin.setFaults({
       script: [{ operation: 'createDraft', kind: 'http503', times: 1 }],
     });
-    const create = await commands.createContract(`traced-${randomUUID().slice(0, 8)}`);
+    const create = await commands.createContract(uniqueId('traced'));
     await sender.sendRaw(
       topics.commands['create-contract'],
       create.command.bizId,

@@ -3,11 +3,11 @@
  * sagas with a document each, plus add-document commands, some sent before their create-contract
  * (topics are not ordered with each other) and some after.
  */
-import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { Command, CommandType } from '../../src/schemas/messages/index.js';
 import type { RunningSimulator } from '../../src/simulator/index.js';
 import type { EventCollector, commands as harnessCommands } from '../support/bridge-harness.js';
+import { uniqueId } from '../support/unique.js';
 
 export type Sendable = { type: CommandType; command: Command };
 
@@ -29,7 +29,7 @@ export async function workload(options: {
   extraDocuments: number;
   commands: typeof harnessCommands;
 }): Promise<Workload> {
-  const run = randomUUID().slice(0, 6);
+  const run = uniqueId('load');
   const bizIds = Array.from({ length: options.bizIds }, (_, i) => `${run}-${i}`);
   const creates = await Promise.all(
     bizIds.map((bizId) => options.commands.createContract(bizId, { documents: 1 })),

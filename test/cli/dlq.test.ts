@@ -118,7 +118,11 @@ describe('signing-bridge dlq', () => {
       offset: b?.offset,
     });
     const listed = await dlq(['list'], env);
-    expect(listed.lines.every((l) => l.replayed)).toBe(true);
+    expect(listed.lines.map((l) => [l.commandId, l.replayed]).sort()).toEqual([
+      ['a', true],
+      ['b', true],
+      ['c', true],
+    ]);
   });
 
   it('when two replays run at once, then each dead letter is sent back once', async () => {

@@ -2,9 +2,9 @@
 // and the simulator.
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { useEndToEnd } from '../e2e/support/e2e.js';
-import { uniqueBizId } from '../handlers/support/fixtures.js';
 import { commands, TEST_PARTITIONS } from '../support/bridge-harness.js';
 import { cli, killAll } from '../support/cli-process.js';
+import { uniqueId } from '../support/unique.js';
 import { clockPast } from '../support/wait.js';
 
 const e2e = useEndToEnd();
@@ -26,7 +26,7 @@ interface EventLine {
 
 /** Sends a create-contract for a new bizId; resolves once it ended. */
 async function contract(label: string) {
-  const bizId = uniqueBizId(label);
+  const bizId = uniqueId(label);
   const { command } = await commands.createContract(bizId);
   await e2e.ended(await e2e.send('create-contract', command));
   return { bizId, commandId: command.commandId };
@@ -34,10 +34,10 @@ async function contract(label: string) {
 
 describe('signing-bridge tail', () => {
   it('when following a bizId from now on, then its events print as they come, and SIGINT ends it with 0', async () => {
-    const followed = uniqueBizId('tail');
+    const followed = uniqueId('tail');
     const run = cli(['tail', '--json', '--biz-id', followed], env());
     await run.waitFor(/following .* Ctrl-C stops/);
-    const other = await commands.createContract(uniqueBizId('other'));
+    const other = await commands.createContract(uniqueId('other'));
     const mine = await commands.createContract(followed);
     await e2e.send('create-contract', other.command);
     await e2e.send('create-contract', mine.command);
@@ -126,7 +126,7 @@ describe('signing-bridge history', () => {
   });
 
   it('when a bizId has nothing, then it says so with no record and exits 0', async () => {
-    const run = cli(['history', uniqueBizId('nobody')], env());
+    const run = cli(['history', uniqueId('nobody')], env());
     expect(await run.exit).toBe(0);
     expect(run.output.stdout).toMatch(/: 0 records/);
   });

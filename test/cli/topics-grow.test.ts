@@ -5,7 +5,6 @@
  * left, here nothing), so after a restart the replays of old commands are still duplicates and
  * later commands find their contracts.
  */
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { kafkaToolsOver, keyPartition } from '../../src/kafka/index.js';
 import { topicNames } from '../../src/schemas/messages/index.js';
@@ -22,12 +21,13 @@ import {
 import { cli, killAll } from '../support/cli-process.js';
 import { harnessKafkaClient } from '../support/harness-kafka-client.js';
 import { untilSettled } from '../support/settled.js';
+import { uniqueId } from '../support/unique.js';
 import { waitUntil } from '../support/wait.js';
 
 const brokers = inject('kafkaBrokers').split(',');
 const prefix = uniquePrefix();
 const topics = topicNames(prefix);
-const groupId = `grow-${randomUUID().slice(0, 8)}`;
+const groupId = uniqueId('grow');
 const GROWN = TEST_PARTITIONS * 2;
 let sim: RunningSimulator;
 let sender: CommandSender;
@@ -68,7 +68,7 @@ async function groupMembers(id: string): Promise<number> {
 describe('signing-bridge topics grow', () => {
   it('when the group runs, then grow is refused; stopped, every topic grows, run again it only completes the entries’ move, and each bizId keeps its dedup and its contract on its new partition', async () => {
     // Enough bizIds that some move: murmur2 modulo 8 differs from modulo 4 for about half.
-    const bizIds = Array.from({ length: 8 }, () => `grow-${randomUUID().slice(0, 8)}`);
+    const bizIds = Array.from({ length: 8 }, () => uniqueId('grow'));
     expect(bizIds.some((b) => keyPartition(Buffer.from(b), GROWN) >= TEST_PARTITIONS)).toBe(true);
     const creates = await Promise.all(bizIds.map((bizId) => commands.createContract(bizId)));
     const before = await startBridge({

@@ -11,10 +11,10 @@ import {
   person,
   SEAL,
   templateDocument,
-  uniqueBizId,
 } from '../handlers/support/fixtures.js';
 import type { RawRecord } from '../support/record-reader.js';
 import type { ServicePipeline } from '../support/service-pipeline.js';
+import { uniqueId } from '../support/unique.js';
 
 const AUDITED = [
   { type: 'AUDIT', operators: [APPROVER] },
@@ -23,7 +23,7 @@ const AUDITED = [
 
 /** A draft the platform refuses (11041701): its approver is no employee. */
 export function refusedContract(contact = '13912345678', contactType = 'MOBILE') {
-  const bizId = uniqueBizId('refused');
+  const bizId = uniqueId('refused');
   const audit = { type: 'AUDIT', operators: [{ contact, contactType }] };
   const signatories = [initiator([audit, { type: 'COMPANY', sealId: SEAL }]), person(1)];
   return { ...meta(bizId), payload: { contract: { subject: bizId, signatories } } };
@@ -62,7 +62,7 @@ export async function run(
 /** Every event type and both kinds of dead letter; resolves with the terminal types seen. */
 export async function everyKindOfRecord(pipeline: ServicePipeline): Promise<string[]> {
   const ends: string[] = [];
-  const signed = uniqueBizId('signed');
+  const signed = uniqueId('signed');
   const contract = { subject: signed, signatories: [initiator(AUDITED), person(1)] };
   const documents = [await fileDocument('Agreement')];
   ends.push(
@@ -74,7 +74,7 @@ export async function everyKindOfRecord(pipeline: ServicePipeline): Promise<stri
     await run(pipeline, 'remind', { ...meta(signed), payload: {} }),
     await run(pipeline, 'add-signatory', { ...meta(signed), payload: { signatory: person(7) } }),
   );
-  const draft = uniqueBizId('draft');
+  const draft = uniqueId('draft');
   ends.push(
     await run(pipeline, 'create-contract', {
       ...meta(draft),
@@ -82,14 +82,14 @@ export async function everyKindOfRecord(pipeline: ServicePipeline): Promise<stri
     }),
     await run(pipeline, 'add-document', { ...meta(draft), payload: templateDocument() }),
     await run(pipeline, 'initiate', { ...meta(draft), payload: {} }),
-    await run(pipeline, 'remind', { ...meta(uniqueBizId('never')), payload: {} }),
+    await run(pipeline, 'remind', { ...meta(uniqueId('never')), payload: {} }),
     await run(pipeline, 'create-contract', refusedContract()),
   );
   // Retried until the budget runs out: a draft, since its retry can be reconciled (1112).
   await pipeline.sim.admin.setFaults({
     operations: { createDraft: { errorRate: 1, error: 'code21990001' } },
   });
-  const failing = uniqueBizId('failing');
+  const failing = uniqueId('failing');
   ends.push(
     await run(pipeline, 'create-contract', {
       ...meta(failing),

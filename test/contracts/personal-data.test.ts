@@ -8,8 +8,9 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createLogger } from '../../src/observability/index.js';
-import { fileDocument, initiator, meta, uniqueBizId } from '../handlers/support/fixtures.js';
+import { fileDocument, initiator, meta } from '../handlers/support/fixtures.js';
 import { type ServicePipeline, startServicePipeline } from '../support/service-pipeline.js';
+import { uniqueId } from '../support/unique.js';
 import { refusedContract, run } from './commands.js';
 
 const SECRETS = {
@@ -56,7 +57,7 @@ beforeAll(async () => {
   const log = createLogger({ level: 'debug', headerPrefix: 'x-svc-open-' }, stream);
   pipeline = await startServicePipeline({ brokers: inject('kafkaBrokers'), log });
 
-  const bizId = uniqueBizId('personal');
+  const bizId = uniqueId('personal');
   const contract = { subject: bizId, signatories: [initiator(), byMobile, byEmail] };
   const documents = [await fileDocument('Agreement')];
   ends.push(
@@ -70,7 +71,7 @@ beforeAll(async () => {
     }),
     // The schema refuses an unknown contact type, and a key it does not know, named by a number.
     await run(pipeline, 'create-contract', {
-      ...meta(uniqueBizId('invalid')),
+      ...meta(uniqueId('invalid')),
       payload: {
         contract: {
           signatories: [

@@ -48,7 +48,7 @@ describe('records read from the broker, for Python jsonschema and the CloudEvent
   let pipeline: ServicePipeline;
   let python: string;
   beforeAll(async () => {
-    python = pythonVenv('contracts', 'scripts/contracts/requirements.txt');
+    python = pythonVenv('contracts');
     pipeline = await startServicePipeline({ brokers: inject('kafkaBrokers') });
     await everyKindOfRecord(pipeline);
   }, 300_000);

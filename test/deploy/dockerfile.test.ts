@@ -114,7 +114,7 @@ describe('Dockerfile', () => {
     expect(dockerfile.split('\n')[0]).not.toMatch(/syntax/i);
   });
 
-  it('builds from a Node 20 image pinned to a full version, the one .nvmrc and engines allow', () => {
+  it('builds from a Node image pinned to a full version, of the major .nvmrc names and engines allow', () => {
     const external = stages
       .map((s) => s.base)
       .filter((base) => !stages.some((s) => s.name === base));
@@ -149,7 +149,7 @@ describe('Dockerfile', () => {
     expect(runs).toContain('npm run build && node scripts/image/service-files.mjs dist service');
   });
 
-  it('at runtime, copies the service modules, production node_modules and the licence, and nothing else', () => {
+  it('at runtime, copies the service modules, production node_modules, their bill of materials and the licence, and nothing else', () => {
     const outside: string[] = [];
     for (const copy of copies(runtime)) {
       const listing = `COPY ${copy.from ? `--from=${copy.from.name} ` : ''}${copy.sources.join(' ')} ${copy.destination}`;
@@ -160,16 +160,22 @@ describe('Dockerfile', () => {
       } else if (copy.destination === './node_modules' && copy.from) {
         expect(copy.sources).toEqual(['/app/node_modules']);
         expect(npmCi(copy.from)).toMatch(/\bnpm ci --omit=dev --omit=optional\b/);
+      } else if (copy.destination === './' && copy.from?.name === 'sbom') {
+        // Written from the node_modules copied above (test/deploy/supply-chain.test.ts makes it
+        // as that stage does).
+        expect(copy.from.base).toBe('production-dependencies');
+        expect(copy.sources).toEqual(['/app/sbom.cdx.json']);
       } else if (copy.destination === './' && copy.from === undefined) {
         expect(copy.sources).toEqual(['LICENSE']);
       } else {
         outside.push(listing);
       }
     }
-    expect(outside, 'copied into the runtime stage beyond dist/, node_modules and LICENSE').toEqual(
-      [],
-    );
-    expect(copies(runtime)).toHaveLength(3);
+    expect(
+      outside,
+      'copied into the runtime stage beyond dist/, node_modules, sbom.cdx.json and LICENSE',
+    ).toEqual([]);
+    expect(copies(runtime)).toHaveLength(4);
     // Nor do the stages it is built FROM copy anything, nor does any stage ADD.
     expect(
       lineage(runtime)

@@ -2,8 +2,6 @@
  * Every command type through Kafka: produced on its topic, run against the simulator, its
  * events published keyed by bizId as CloudEvents; and the failure event of each error family.
  */
-import { randomBytes } from 'node:crypto';
-import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { INLINE_FILE_MAX_BYTES } from '../../src/schemas/messages/index.js';
 import {
@@ -14,8 +12,9 @@ import {
   person,
   SEAL,
   templateDocument,
-  uniqueBizId,
 } from '../handlers/support/fixtures.js';
+import { pdfBase64 } from '../support/pdf.js';
+import { uniqueId } from '../support/unique.js';
 import { useEndToEnd } from './support/e2e.js';
 
 const e2e = useEndToEnd();
@@ -27,7 +26,7 @@ const AUDITED = [
 
 /** A contract made through the bridge: one document, initiated unless told otherwise. */
 async function contract(options: { signatories?: unknown[]; initiate?: boolean } = {}) {
-  const bizId = uniqueBizId('e2e');
+  const bizId = uniqueId('e2e');
   const commandId = await e2e.send('create-contract', {
     ...meta(bizId),
     payload: {
@@ -43,7 +42,7 @@ async function contract(options: { signatories?: unknown[]; initiate?: boolean }
 
 describe('each command type, end to end', () => {
   it('when create-contract runs, then draft.created, document.added per document and contract.created are published, keyed by bizId', async () => {
-    const bizId = uniqueBizId('saga');
+    const bizId = uniqueId('saga');
     const stampers = [
       { type: 'PERSONAL', signatoryIndex: 1, documentIndex: 0, keyword: 'SIGN-HERE' },
     ];
@@ -88,11 +87,8 @@ describe('each command type, end to end', () => {
 
   it('when a document arrives inline near the size limit, far more than one fetch takes per partition, then it is still consumed and added', async () => {
     const { bizId } = await contract({ initiate: false });
-    const doc = await PDFDocument.create();
-    doc.addPage([595, 842]);
     // Random bytes do not compress: the PDF is as large as its attachment.
-    await doc.attach(randomBytes(INLINE_FILE_MAX_BYTES - 32 * 1024), 'noise.bin');
-    const base64 = Buffer.from(await doc.save()).toString('base64');
+    const base64 = await pdfBase64([''], { attachmentBytes: INLINE_FILE_MAX_BYTES - 32 * 1024 });
     const commandId = await e2e.send('add-document', {
       ...meta(bizId),
       payload: { source: 'file', title: 'Large', fileSuffix: 'pdf', file: { base64 } },
@@ -180,7 +176,7 @@ describe('the failure event of each error family', () => {
   });
 
   it('when the contract never appears, then command.precondition-timed-out ends the command', async () => {
-    const command = { ...meta(uniqueBizId('never')), payload: {} };
+    const command = { ...meta(uniqueId('never')), payload: {} };
     const ended = await e2e.ended(await e2e.send('remind', command));
     expect(ended.event.type).toBe('signingbridge.command.precondition-timed-out');
     expect(ended.data).toMatchObject({ step: 'remind', error: { platformCode: '11011126' } });
@@ -220,7 +216,7 @@ describe('the failure event of each error family', () => {
   });
 
   it('when a command breaks its schema, then command.rejected ends it', async () => {
-    const bizId = uniqueBizId('broken');
+    const bizId = uniqueId('broken');
     const commandId = await e2e.sendUnchecked('approve', {
       ...meta(bizId),
       payload: { pass: 'yes' },

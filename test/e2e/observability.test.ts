@@ -8,12 +8,12 @@ import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { topicNames } from '../../src/schemas/messages/index.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
-import { uniqueBizId } from '../handlers/support/fixtures.js';
 import { CommandSender, PERSON, uniquePrefix } from '../support/bridge-harness.js';
 import { commands } from '../support/sample-commands.js';
 import { freePort } from '../support/service-pipeline.js';
 import { parseLinesStrictly } from '../support/strict-json.js';
 import { goTool } from '../support/tools.js';
+import { uniqueId } from '../support/unique.js';
 import { waitUntil } from '../support/wait.js';
 import { logged, runCommand, serviceEnvironment } from './support/service-process.js';
 
@@ -29,8 +29,8 @@ const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
 
 const metrics = async () => (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
 
-const ok = await commands.createContract(uniqueBizId('obs-ok'));
-const refused = await commands.createContract(uniqueBizId('obs-dup'));
+const ok = await commands.createContract(uniqueId('obs-ok'));
+const refused = await commands.createContract(uniqueId('obs-dup'));
 refused.command.payload.contract.signatories = [PERSON, PERSON];
 
 beforeAll(async () => {

@@ -13,6 +13,7 @@ import { CE_HEADERS } from '../../src/producers/index.js';
 import { commands } from '../support/sample-commands.js';
 import { type ServicePipeline, startServicePipeline } from '../support/service-pipeline.js';
 import { pythonVenv, REPO_ROOT } from '../support/tools.js';
+import { uniqueId } from '../support/unique.js';
 
 interface Received {
   readonly path: string;
@@ -30,7 +31,7 @@ interface DecodedSpan {
   readonly attributes: Record<string, unknown>;
 }
 
-const python = pythonVenv('otlp', 'scripts/observability/requirements.txt');
+const python = pythonVenv('otlp');
 const TRACE_ID = randomUUID().replaceAll('-', '');
 const received: Received[] = [];
 let receiver: Server;
@@ -79,7 +80,7 @@ afterAll(async () => {
 
 describe('OTLP export', () => {
   it('when OTEL_EXPORTER_OTLP_ENDPOINT is set, then the spans of a command reach it as OTLP protobuf with the configured headers, in the trace of its traceparent', async () => {
-    const create = await commands.createContract(`otlp-${randomUUID().slice(0, 8)}`);
+    const create = await commands.createContract(uniqueId('otlp'));
     const { topics, sender, reader } = pipeline;
     await sender.sendRaw(
       topics.commands['create-contract'],

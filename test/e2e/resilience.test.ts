@@ -10,8 +10,8 @@ import {
   meta,
   person,
   templateDocument,
-  uniqueBizId,
 } from '../handlers/support/fixtures.js';
+import { uniqueId } from '../support/unique.js';
 import { waitUntil } from '../support/wait.js';
 import { useEndToEnd } from './support/e2e.js';
 
@@ -43,7 +43,7 @@ async function createContract(bizId: string, options: { initiate?: boolean } = {
 describe('an upstream 503 storm', () => {
   it('when every call answers 503 for a while, then the breaker opens and pauses consumption, and once the storm passes every command succeeds', async () => {
     await e2e.sim.admin.setFaults({ operations: { '*': { errorRate: 1, error: 'http503' } } });
-    const bizIds = Array.from({ length: 5 }, () => uniqueBizId('storm'));
+    const bizIds = Array.from({ length: 5 }, () => uniqueId('storm'));
     const commandIds = await Promise.all(bizIds.map((bizId) => createContract(bizId)));
     await waitUntil(
       () =>
@@ -81,7 +81,7 @@ describe('an upstream 503 storm', () => {
 
 describe('add-document racing its create-contract', () => {
   it('when add-document arrives first, then it waits (not-found retries) and succeeds once the contract exists', async () => {
-    const bizId = uniqueBizId('race');
+    const bizId = uniqueId('race');
     const addId = await e2e.send('add-document', { ...meta(bizId), payload: templateDocument() });
     await waitUntil(
       () =>
@@ -105,7 +105,7 @@ describe('add-document racing its create-contract', () => {
   it('when the contract never comes, then add-document ends with precondition-timed-out after the wait', async () => {
     const sent = Date.now();
     const addId = await e2e.send('add-document', {
-      ...meta(uniqueBizId('orphan')),
+      ...meta(uniqueId('orphan')),
       payload: templateDocument(),
     });
     const ended = await e2e.ended(addId);

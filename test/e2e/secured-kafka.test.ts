@@ -22,13 +22,13 @@ import { KafkaAuthenticationFailed } from '../../src/errors.js';
 import { topicNames } from '../../src/schemas/messages/index.js';
 import { startService } from '../../src/service.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
-import { uniqueBizId } from '../handlers/support/fixtures.js';
 import {
   CommandSender,
   commands,
   EventCollector,
   uniquePrefix,
 } from '../support/bridge-harness.js';
+import { uniqueId } from '../support/unique.js';
 import { runCommand, serviceEnvironment } from './support/service-process.js';
 
 const USERS: LocalKafkaUser[] = [
@@ -109,7 +109,7 @@ async function createContractThrough(security: Record<string, string>) {
   const sender = await CommandSender.connect(kafka.brokers, topics);
   const collector = await EventCollector.start(kafka.brokers, topics);
   try {
-    const create = await commands.createContract(uniqueBizId('secured'), { documents: 1 });
+    const create = await commands.createContract(uniqueId('secured'), { documents: 1 });
     await sender.send([create]);
     return await collector.waitForTerminalEvent(create.command.commandId);
   } finally {

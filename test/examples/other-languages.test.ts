@@ -9,10 +9,10 @@ import { execFile } from 'node:child_process';
 import { promisify, stripVTControlCharacters } from 'node:util';
 import { type PartitionerArgs, Partitioners } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { uniqueBizId } from '../handlers/support/fixtures.js';
 import { RecordReader } from '../support/record-reader.js';
 import { type ServicePipeline, startServicePipeline } from '../support/service-pipeline.js';
 import { onPath, pythonVenv, REPO_ROOT } from '../support/tools.js';
+import { uniqueId } from '../support/unique.js';
 
 const PARTITIONS = 12;
 let pipeline: ServicePipeline;
@@ -80,8 +80,8 @@ describe('examples in other languages', () => {
   it.skipIf(!onPath('python3'))(
     'when examples/python/create_contract.py runs, then its command lands on the murmur2 partition and it prints contract.created',
     async () => {
-      const python = pythonVenv('examples-python', 'examples/python/requirements.txt');
-      const bizId = uniqueBizId('python');
+      const python = pythonVenv('examples-python');
+      const bizId = uniqueId('python');
       const event = await runExample(python, ['examples/python/create_contract.py'], bizId);
       expect(event).toMatchObject({
         type: 'signingbridge.contract.created',
@@ -96,7 +96,7 @@ describe('examples in other languages', () => {
   it.skipIf(!onPath('java', '-version') || !onPath('mvn'))(
     'when examples/java runs (mvn compile exec:java), then its command lands on the murmur2 partition and it prints contract.created',
     async () => {
-      const bizId = uniqueBizId('java');
+      const bizId = uniqueId('java');
       const event = await runExample(
         'mvn',
         [

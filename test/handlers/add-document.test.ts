@@ -3,16 +3,16 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pdf } from '../support/pdf.js';
+import { uniqueId } from '../support/unique.js';
 import {
   createContract,
   fileDocument,
   meta,
-  pdfBase64,
   person,
   SUBSIDIARY,
   templateDocument,
   terminal,
-  uniqueBizId,
   useBench,
   verdict,
 } from './support/bench.js';
@@ -22,9 +22,9 @@ let files: Server;
 let filesUrl: string;
 
 beforeAll(async () => {
-  const pdf = Buffer.from(await pdfBase64('DOWNLOADED. SIGN-HERE'), 'base64');
+  const downloaded = await pdf(['DOWNLOADED. SIGN-HERE']);
   files = createServer((req, res) => {
-    if (req.url === '/doc.pdf') return res.end(pdf);
+    if (req.url === '/doc.pdf') return res.end(downloaded);
     res.statusCode = Number(req.url?.slice(1)) || 404;
     res.end();
   });
@@ -101,7 +101,7 @@ describe('add-document failures', () => {
 
   it('when the contract does not exist yet, then the command waits for it (not-found)', async () => {
     const outcome = await addDocument({
-      ...meta(uniqueBizId('later')),
+      ...meta(uniqueId('later')),
       payload: templateDocument(),
     });
     expect(verdict(outcome)).toBe('retry not-found @add-document: 11101003');

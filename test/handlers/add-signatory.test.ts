@@ -1,14 +1,7 @@
 /** add-signatory against the simulator: added after initiation, and each failure family. */
 import { describe, expect, it } from 'vitest';
-import {
-  createContract,
-  meta,
-  person,
-  terminal,
-  uniqueBizId,
-  useBench,
-  verdict,
-} from './support/bench.js';
+import { uniqueId } from '../support/unique.js';
+import { createContract, meta, person, terminal, useBench, verdict } from './support/bench.js';
 
 const bench = useBench();
 
@@ -69,7 +62,7 @@ describe('add-signatory failures', () => {
   });
 
   it('when the contract does not exist yet, then the command waits for it (not-found)', async () => {
-    const command = { ...meta(uniqueBizId('later')), payload: { signatory: newcomer } };
+    const command = { ...meta(uniqueId('later')), payload: { signatory: newcomer } };
     expect(verdict(await bench.run('add-signatory', command))).toBe(
       'retry not-found @add-signatory: 11101003',
     );

@@ -1,5 +1,6 @@
 /** approve against the simulator: a pass and a refusal, and each failure family. */
 import { describe, expect, it } from 'vitest';
+import { uniqueId } from '../support/unique.js';
 import {
   APPROVER,
   createContract,
@@ -8,7 +9,6 @@ import {
   person,
   SEAL,
   terminal,
-  uniqueBizId,
   useBench,
   verdict,
 } from './support/bench.js';
@@ -59,7 +59,7 @@ describe('approve failures', () => {
   });
 
   it('when the contract does not exist yet, then the command waits for it (not-found)', async () => {
-    const command = { ...meta(uniqueBizId('later')), payload: { pass: true } };
+    const command = { ...meta(uniqueId('later')), payload: { pass: true } };
     expect(verdict(await bench.run('approve', command))).toBe('retry not-found @approve: 11101003');
   });
 

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Outcome } from '../../src/handlers/index.js';
+import { uniqueId } from '../support/unique.js';
 import {
   fileDocument,
   initiator,
@@ -11,7 +12,6 @@ import {
   person,
   SUBSIDIARY,
   templateDocument,
-  uniqueBizId,
   useBench,
 } from './support/bench.js';
 import { MemoryLedger, SimulatedCrash } from './support/memory-ledger.js';
@@ -58,7 +58,7 @@ function failure(outcome: Outcome) {
 
 describe('create-contract', () => {
   it('when documents and positions are given, then the draft is made, the documents added in order and the contract initiated at the positions', async () => {
-    const bizId = uniqueBizId('create');
+    const bizId = uniqueId('create');
     const ledger = new MemoryLedger();
     const data = terminalData(await bench.run('create-contract', await fullCommand(bizId), ledger));
 
@@ -90,7 +90,7 @@ describe('create-contract', () => {
   });
 
   it('when the draft is created, then draft.created lists its signatories by id, type, status and place in the command, without names or contacts of individuals', async () => {
-    const bizId = uniqueBizId('draft-view');
+    const bizId = uniqueId('draft-view');
     const ledger = new MemoryLedger();
     const command = await fullCommand(bizId);
     await bench.run('create-contract', command, ledger);
@@ -119,7 +119,7 @@ describe('create-contract', () => {
   });
 
   it('when initiate is not asked, then the contract stays a draft with its documents', async () => {
-    const bizId = uniqueBizId('draft-only');
+    const bizId = uniqueId('draft-only');
     const command = await fullCommand(bizId);
     const { initiate: _, ...payload } = command.payload;
     const data = terminalData(await bench.run('create-contract', { ...command, payload }));
@@ -128,7 +128,7 @@ describe('create-contract', () => {
   });
 
   it('when tenantName names a subsidiary, then the contract is created in its name', async () => {
-    const bizId = uniqueBizId('subsidiary');
+    const bizId = uniqueId('subsidiary');
     const command = {
       ...meta(bizId, SUBSIDIARY),
       payload: {
@@ -145,7 +145,7 @@ describe('create-contract', () => {
 
 describe('create-contract failures', () => {
   it('when the platform refuses the draft with a business code (1102), then the command fails at step draft', async () => {
-    const command = await fullCommand(uniqueBizId('dup-signatory'));
+    const command = await fullCommand(uniqueId('dup-signatory'));
     command.payload.contract.signatories = [person(3), person(3)];
     command.payload.initiate = {};
     expect(failure(await bench.run('create-contract', command))).toMatchObject({
@@ -156,7 +156,7 @@ describe('create-contract failures', () => {
   });
 
   it('when the bizId is already used and the draft was not in doubt, then 1112 fails the command', async () => {
-    const bizId = uniqueBizId('taken');
+    const bizId = uniqueId('taken');
     terminalData(await bench.run('create-contract', await fullCommand(bizId)));
     expect(failure(await bench.run('create-contract', await fullCommand(bizId)))).toMatchObject({
       kind: 'failed',
@@ -166,7 +166,7 @@ describe('create-contract failures', () => {
   });
 
   it('when a file cannot be converted (1403), then the command fails at that document', async () => {
-    const command = await fullCommand(uniqueBizId('bad-file'));
+    const command = await fullCommand(uniqueId('bad-file'));
     command.payload.documents = [
       templateDocument(),
       { source: 'file', title: 'Broken', fileSuffix: 'pdf', file: { base64: 'bm90IGEgcGRm' } },
@@ -180,7 +180,7 @@ describe('create-contract failures', () => {
   });
 
   it('when a position keyword is in no document (1108), then the command fails at step initiate', async () => {
-    const command = await fullCommand(uniqueBizId('no-keyword'));
+    const command = await fullCommand(uniqueId('no-keyword'));
     command.payload.initiate = {
       stampers: [{ type: 'PERSONAL', signatoryIndex: 1, keyword: 'NOT-THERE' }],
     } as never;
@@ -192,7 +192,7 @@ describe('create-contract failures', () => {
   });
 
   it('when the platform answers 503, then the step is retried as transient, and the next run completes', async () => {
-    const bizId = uniqueBizId('503');
+    const bizId = uniqueId('503');
     const command = await fullCommand(bizId);
     const ledger = new MemoryLedger();
     await bench.sim.admin.setFaults({
@@ -213,7 +213,7 @@ describe('create-contract failures', () => {
     await bench.sim.admin.setFaults({
       script: [{ operation: 'createDraft', kind: 'code21990001', times: 1 }],
     });
-    const outcome = await bench.run('create-contract', await fullCommand(uniqueBizId('21990001')));
+    const outcome = await bench.run('create-contract', await fullCommand(uniqueId('21990001')));
     expect(outcome).toMatchObject({ kind: 'retry', reason: 'transient', step: 'draft' });
   });
 });
@@ -226,7 +226,7 @@ describe('create-contract resumed after a crash', () => {
   ])(
     'when the run crashed before step %s, then the next run skips the steps done and makes no call twice',
     async (step, callsBefore) => {
-      const bizId = uniqueBizId('resume');
+      const bizId = uniqueId('resume');
       const command = await fullCommand(bizId);
       const ledger = new MemoryLedger().crashAt(step, 'started');
       await expect(bench.run('create-contract', command, ledger)).rejects.toThrow(SimulatedCrash);
@@ -242,7 +242,7 @@ describe('create-contract resumed after a crash', () => {
   );
 
   it('when every step was done and only the end was lost, then the next run calls nothing and completes', async () => {
-    const bizId = uniqueBizId('all-done');
+    const bizId = uniqueId('all-done');
     const command = await fullCommand(bizId);
     const ledger = new MemoryLedger();
     const first = terminalData(await bench.run('create-contract', command, ledger));
@@ -252,7 +252,7 @@ describe('create-contract resumed after a crash', () => {
   });
 
   it('when the draft is in doubt and the retry answers 1112, then the saga goes on by bizId and ends reconciled', async () => {
-    const bizId = uniqueBizId('doubt-draft');
+    const bizId = uniqueId('doubt-draft');
     const command = await fullCommand(bizId, { positions: false });
     const ledger = new MemoryLedger().crashAt('draft', 'done');
     await expect(bench.run('create-contract', command, ledger)).rejects.toThrow(SimulatedCrash);
@@ -267,7 +267,7 @@ describe('create-contract resumed after a crash', () => {
   });
 
   it('when the draft is in doubt and positions need its ids, then the documents are added and initiate fails, naming what is unknown', async () => {
-    const bizId = uniqueBizId('doubt-positions');
+    const bizId = uniqueId('doubt-positions');
     const command = await fullCommand(bizId);
     const ledger = new MemoryLedger().crashAt('draft', 'done');
     await expect(bench.run('create-contract', command, ledger)).rejects.toThrow(SimulatedCrash);
@@ -282,7 +282,7 @@ describe('create-contract resumed after a crash', () => {
   });
 
   it('when initiation is in doubt and the retry answers 1101, then it counts as done and the saga ends reconciled', async () => {
-    const bizId = uniqueBizId('doubt-initiate');
+    const bizId = uniqueId('doubt-initiate');
     const command = await fullCommand(bizId);
     const ledger = new MemoryLedger().crashAt('initiate', 'done');
     await expect(bench.run('create-contract', command, ledger)).rejects.toThrow(SimulatedCrash);
@@ -293,7 +293,7 @@ describe('create-contract resumed after a crash', () => {
   });
 
   it('when a document is in doubt, then it is not added again: the command fails "outcome unknown" (not final), and sent again it adds it', async () => {
-    const bizId = uniqueBizId('doubt-document');
+    const bizId = uniqueId('doubt-document');
     const command = await fullCommand(bizId, { positions: false });
     const ledger = new MemoryLedger().crashAt('document:0', 'done');
     await expect(bench.run('create-contract', command, ledger)).rejects.toThrow(SimulatedCrash);

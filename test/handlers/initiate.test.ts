@@ -1,12 +1,12 @@
 /** initiate against the simulator: with positions, each failure family, and an initiation in doubt. */
 import { describe, expect, it } from 'vitest';
+import { uniqueId } from '../support/unique.js';
 import {
   createContract,
   initiator,
   meta,
   person,
   terminal,
-  uniqueBizId,
   useBench,
   verdict,
 } from './support/bench.js';
@@ -65,9 +65,9 @@ describe('initiate failures', () => {
   });
 
   it('when the contract does not exist yet, then the command waits for it (not-found)', async () => {
-    expect(
-      verdict(await bench.run('initiate', { ...meta(uniqueBizId('later')), payload: {} })),
-    ).toBe('retry not-found @initiate: 11101003');
+    expect(verdict(await bench.run('initiate', { ...meta(uniqueId('later')), payload: {} }))).toBe(
+      'retry not-found @initiate: 11101003',
+    );
   });
 
   it('when a gateway answers 503 (the call never reached the platform), then the command waits for the outage to end', async () => {

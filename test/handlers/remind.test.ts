@@ -1,6 +1,7 @@
 /** remind against the simulator: all signatories or one, and each failure family. */
 import { describe, expect, it } from 'vitest';
-import { createContract, meta, terminal, uniqueBizId, useBench, verdict } from './support/bench.js';
+import { uniqueId } from '../support/unique.js';
+import { createContract, meta, terminal, useBench, verdict } from './support/bench.js';
 
 const bench = useBench();
 
@@ -42,7 +43,7 @@ describe('remind failures', () => {
   });
 
   it('when the contract does not exist yet, then the command waits for it (not-found)', async () => {
-    expect(verdict(await bench.run('remind', { ...meta(uniqueBizId('later')), payload: {} }))).toBe(
+    expect(verdict(await bench.run('remind', { ...meta(uniqueId('later')), payload: {} }))).toBe(
       'retry not-found @remind: 11011126',
     );
   });

@@ -12,9 +12,9 @@ import {
   type EventUndecodable,
 } from '../../src/sdk/index.js';
 import { useEndToEnd } from '../e2e/support/e2e.js';
-import { uniqueBizId } from '../handlers/support/fixtures.js';
 import { CommandSender, PERSON, TEST_PARTITIONS } from '../support/bridge-harness.js';
 import { readTopic } from '../support/read-topic.js';
+import { uniqueId } from '../support/unique.js';
 import { waitUntil } from '../support/wait.js';
 
 const brokers = inject('kafkaBrokers').split(',');
@@ -34,7 +34,7 @@ afterAll(() => producer?.close());
 
 describe('CommandProducer', () => {
   it('when a command is sent, then it lands keyed by bizId in its murmur2 partition, at the offset returned', async () => {
-    const bizId = uniqueBizId('sdk');
+    const bizId = uniqueId('sdk');
     const sent = await producer.send('approve', {
       commandId: `${bizId}-1`,
       bizId,
@@ -53,7 +53,7 @@ describe('CommandProducer', () => {
   });
 
   it('when many are sent at once, then each says where it went, in order: a partition takes them on consecutive offsets', async () => {
-    const bizIds = [uniqueBizId('many'), uniqueBizId('many')];
+    const bizIds = [uniqueId('many'), uniqueId('many')];
     const batch = [0, 1, 2].flatMap((n) =>
       bizIds.map((bizId) => ({
         type: 'remind' as const,
@@ -77,7 +77,7 @@ describe('CommandProducer', () => {
 
   it('when one command of a batch breaks its schema, then it is named and nothing is sent', async () => {
     const before = (await readTopic(brokers, topics.commands.approve)).length;
-    const bizId = uniqueBizId('refused');
+    const bizId = uniqueId('refused');
     const batch = [
       { type: 'approve' as const, command: { bizId, payload: { pass: true } } },
       { type: 'approve' as const, command: { bizId, payload: { pass: 'yes' } } },
@@ -94,7 +94,7 @@ describe('CommandProducer', () => {
   it('when given a kafkajs client of the application, then it sends through that client', async () => {
     const kafka = new Kafka({ brokers, clientId: 'an-application', logLevel: logLevel.NOTHING });
     const own = await CommandProducer.connect({ kafka }, { topics });
-    const bizId = uniqueBizId('own-client');
+    const bizId = uniqueId('own-client');
     const sent = await own.send('remind', { bizId, payload: {} });
     await own.close();
     expect(sent.partition).toBe(keyPartition(Buffer.from(bizId), TEST_PARTITIONS));
@@ -108,7 +108,7 @@ describe('EventSubscriber', () => {
       { brokers },
       { topics, onEvent: (e) => void seen.push(e) },
     );
-    const bizId = uniqueBizId('outcome');
+    const bizId = uniqueId('outcome');
     const sent = await producer.send('create-contract', draft(bizId));
     const { commandId } = sent;
     const outcome = await subscriber.waitForOutcome(sent, { timeoutMs: 30_000 });
@@ -131,7 +131,7 @@ describe('EventSubscriber', () => {
 
   it('when a commandId is sent again, then a send of other content is answered by its own command.rejected and one of the same content by the first send’s result', async () => {
     const subscriber = await EventSubscriber.start({ brokers }, { topics });
-    const bizId = uniqueBizId('reused');
+    const bizId = uniqueId('reused');
     const commandId = `${bizId}-create`;
     const contract = draft(bizId);
     const first = await producer.send('create-contract', { commandId, ...contract });
@@ -167,7 +167,7 @@ describe('EventSubscriber', () => {
       },
     );
     const sender = await CommandSender.connect(brokers, topics);
-    const bizId = uniqueBizId('noise');
+    const bizId = uniqueId('noise');
     await sender.sendRaw(topics.events, bizId, '{"not":"an event"}');
     await sender.sendRaw(topics.commands.remind, bizId, '{not json');
     await sender.close();
@@ -183,17 +183,17 @@ describe('EventSubscriber', () => {
   });
 
   it('when it reads in a group, then after a restart it goes on where it stopped', async () => {
-    const groupId = `subscriber-${uniqueBizId('group')}`;
+    const groupId = `subscriber-${uniqueId('group')}`;
     const first: BridgeEvent[] = [];
     const before = await EventSubscriber.start(
       { brokers },
       { topics, groupId, onEvent: (e) => void first.push(e) },
     );
-    const one = await producer.send('create-contract', draft(uniqueBizId('group')));
+    const one = await producer.send('create-contract', draft(uniqueId('group')));
     await before.waitForOutcome(one, { timeoutMs: 30_000 });
     await before.stop();
 
-    const two = await producer.send('create-contract', draft(uniqueBizId('group')));
+    const two = await producer.send('create-contract', draft(uniqueId('group')));
     const second: BridgeEvent[] = [];
     const after = await EventSubscriber.start(
       { brokers },

@@ -1,7 +1,8 @@
 // Section 4.6: a signatory joins an initiated contract when the category allows continued sending.
 import { describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../src/schemas/platform/operations.js';
-import { bizId, EMPLOYEE, initiator, person, SUBSIDIARY } from './support/contracts.js';
+import { uniqueId } from '../support/unique.js';
+import { EMPLOYEE, initiator, person, SUBSIDIARY } from './support/contracts.js';
 import { draftWithPdf, ok, signingContract } from './support/flows.js';
 import { useSimulator } from './support/simulator.js';
 
@@ -134,7 +135,7 @@ describe('add signatory (/v2/signatory/add)', () => {
   });
 
   it('11101003: an unknown contract is refused', async () => {
-    expect((await add({ bizId: bizId('none'), signatory: LATE_PERSON })).body.responseCode).toBe(
+    expect((await add({ bizId: uniqueId('none'), signatory: LATE_PERSON })).body.responseCode).toBe(
       '11101003',
     );
   });

@@ -1,7 +1,8 @@
 // The simulator-only admin API, through the AdminClient, and the fault injector wired into it.
 import { describe, expect, it } from 'vitest';
 import { AdminRequestFailed } from '../../src/simulator/index.js';
-import { APPROVER, bizId, draft, initiator, NORMAL_SEAL, person } from './support/contracts.js';
+import { uniqueId } from '../support/unique.js';
+import { APPROVER, draft, initiator, NORMAL_SEAL, person } from './support/contracts.js';
 import { ok, signingContract } from './support/flows.js';
 import { useSimulator } from './support/simulator.js';
 
@@ -82,7 +83,7 @@ describe('admin API', () => {
     await s.sim.admin.setFaults({
       script: [{ operation: 'approveContract', kind: 'code21990001', times: 1 }],
     });
-    const answer = await s.platform.call('approveContract', { bizId: bizId(), pass: true });
+    const answer = await s.platform.call('approveContract', { bizId: uniqueId('biz'), pass: true });
     expect(answer.body).toMatchObject({ responseCode: '21990001' });
     await s.sim.admin.setFaults({});
   });

@@ -1,8 +1,8 @@
 // Section 4.4a: employee approval on the signatory's AUDIT node, in turn.
 import { describe, expect, it } from 'vitest';
+import { uniqueId } from '../support/unique.js';
 import {
   APPROVER,
-  bizId,
   draft,
   initiator,
   NORMAL_SEAL,
@@ -77,7 +77,9 @@ describe('employee approval (/v2/contract/employeeaudit)', () => {
   });
 
   it('11101003: an approval on an unknown contract is refused', async () => {
-    expect((await audit({ bizId: bizId('none'), pass: true })).body.responseCode).toBe('11101003');
+    expect((await audit({ bizId: uniqueId('none'), pass: true })).body.responseCode).toBe(
+      '11101003',
+    );
   });
 
   it('14990002: an approver for a company that is not a signatory, or not ours, is refused', async () => {

@@ -3,7 +3,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { SigningClient } from '../../src/api-client/index.js';
 import { PlatformRejected } from '../../src/errors.js';
-import { bizId, COMPANY, NORMAL_SEAL, pdf } from './support/contracts.js';
+import { pdf } from '../support/pdf.js';
+import { uniqueId } from '../support/unique.js';
+import { COMPANY, NORMAL_SEAL } from './support/contracts.js';
 import { useSimulator } from './support/simulator.js';
 
 describe('api-client against the simulator', () => {
@@ -21,7 +23,7 @@ describe('api-client against the simulator', () => {
 
   it('drives a contract from draft to COMPLETE', async () => {
     const api = connect();
-    const id = bizId('client');
+    const id = uniqueId('client');
     const contract = await api.createDraft({
       bizId: id,
       subject: 'Client round trip',
@@ -57,7 +59,7 @@ describe('api-client against the simulator', () => {
   it('a refusal is a PlatformRejected carrying the code of the table', async () => {
     const api = connect();
     const failure = await api
-      .approveContract({ bizId: bizId('none'), tenantName: COMPANY, pass: true })
+      .approveContract({ bizId: uniqueId('none'), tenantName: COMPANY, pass: true })
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(PlatformRejected);
     expect((failure as PlatformRejected).details).toMatchObject({

@@ -1,9 +1,9 @@
 // Section 4.1 and the category semantics of section 1, one test per rule and code.
 import { describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../src/schemas/platform/operations.js';
+import { uniqueId } from '../support/unique.js';
 import {
   APPROVER,
-  bizId,
   COMPANY,
   draft,
   EMPLOYEE,
@@ -185,7 +185,7 @@ describe('create draft (/v2/contract/draft)', () => {
   });
 
   it('category: the subject rule generates the subject when none is given', async () => {
-    const id = bizId('sales');
+    const id = uniqueId('sales');
     const body = draft({
       bizId: id,
       subject: undefined,

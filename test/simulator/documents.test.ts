@@ -1,6 +1,7 @@
 // Section 4.2 and 4.3: documents from real uploaded files and from fixture templates.
 import { describe, expect, it } from 'vitest';
-import { draft, pdf } from './support/contracts.js';
+import { pdf } from '../support/pdf.js';
+import { draft } from './support/contracts.js';
 import { draftWithPdf, ok, signingContract } from './support/flows.js';
 import { useSimulator } from './support/simulator.js';
 

@@ -1,7 +1,7 @@
 // Section 4.4: initiation, its positions located in the real document, and who may address a contract.
 import { describe, expect, it } from 'vitest';
+import { uniqueId } from '../support/unique.js';
 import {
-  bizId,
   COMPANY,
   draft,
   externalCompany,
@@ -142,7 +142,7 @@ describe('initiate contract (/v2/contract/send)', () => {
     const answer = await send({ contractId: '1234567890123456789' });
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ code: 11101003, responseCode: '11101003' });
-    expect((await send({ bizId: bizId('unknown') })).body.code).toBe(11101003);
+    expect((await send({ bizId: uniqueId('unknown') })).body.code).toBe(11101003);
   });
 
   it('14990002: a subsidiary contract addressed by bizId without its tenantName is refused', async () => {

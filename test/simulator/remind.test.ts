@@ -1,6 +1,7 @@
 // Section 4.5: reminders go to the signatories whose turn it is, never to the initiator.
 import { describe, expect, it } from 'vitest';
-import { bizId, externalCompany, initiator, person, SUBSIDIARY } from './support/contracts.js';
+import { uniqueId } from '../support/unique.js';
+import { externalCompany, initiator, person, SUBSIDIARY } from './support/contracts.js';
 import { draftWithPdf, ok, signingContract } from './support/flows.js';
 import { useSimulator } from './support/simulator.js';
 
@@ -60,7 +61,7 @@ describe('remind signatories (/v2/contract/notice)', () => {
   });
 
   it('11011126: an unknown contract is "not found" for reminders', async () => {
-    const answer = await remind({ bizId: bizId('none') });
+    const answer = await remind({ bizId: uniqueId('none') });
     expect(answer.body).toMatchObject({ responseCode: '11011126', code: 11011126 });
   });
 

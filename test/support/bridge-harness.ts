@@ -12,7 +12,7 @@ export {
 } from './event-collector.js';
 export { type InProcessBridge, startBridge, testSettings } from './in-process-bridge.js';
 export { keyOnPartition, murmur2Partition } from './partitions.js';
-export { commands, PERSON, samplePdf } from './sample-commands.js';
+export { commands, PERSON } from './sample-commands.js';
 export { DEMO_CREDENTIALS } from './simulator-credentials.js';
 export { testLogger } from './test-logger.js';
 export { createTopics, TEST_PARTITIONS, uniquePrefix, uniqueTopics } from './topics.js';

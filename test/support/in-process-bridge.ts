@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Tracer } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import { SigningClient, type SigningClientOptions } from '../../src/api-client/index.js';
@@ -15,6 +14,7 @@ import { createKafkaConnection, type KafkaConnection } from '../../src/kafka/ind
 import type { TopicNames } from '../../src/schemas/messages/index.js';
 import { DEMO_CREDENTIALS } from './simulator-credentials.js';
 import { testLogger } from './test-logger.js';
+import { uniqueId } from './unique.js';
 
 export interface InProcessBridge {
   readonly bridge: Bridge;
@@ -79,7 +79,7 @@ export async function startBridge(options: {
 /** Defaults made quick for tests: short retries and handovers. */
 export function testSettings(overrides: Partial<BridgeSettings> = {}): BridgeSettings {
   return defaultBridgeSettings({
-    groupId: `bridge-${randomUUID().slice(0, 8)}`,
+    groupId: uniqueId('bridge'),
     retry: {
       maxAttempts: 4,
       maxElapsedMs: 10_000,

@@ -1,7 +1,7 @@
 // Which partition a key lands on with the Java-compatible (murmur2) partitioner, as producers
 // following docs/design.md use it: tests that aim records at one partition pick keys with this.
-import { randomUUID } from 'node:crypto';
 import { Partitioners, type PartitionMetadata } from 'kafkajs';
+import { uniqueId } from './unique.js';
 
 const murmur2 = Partitioners.DefaultPartitioner();
 
@@ -16,7 +16,7 @@ export function murmur2Partition(key: string, partitions: number): number {
 /** A fresh key starting with `prefix` that murmur2 puts on `partition`. */
 export function keyOnPartition(prefix: string, partition: number, partitions: number): string {
   for (;;) {
-    const key = `${prefix}-${randomUUID().slice(0, 8)}`;
+    const key = uniqueId(prefix);
     if (murmur2Partition(key, partitions) === partition) return key;
   }
 }

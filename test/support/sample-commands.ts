@@ -1,18 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { PDFDocument } from 'pdf-lib';
 import type { Command } from '../../src/schemas/messages/index.js';
+import { pdfBase64 } from './pdf.js';
 
-let pdfBase64: Promise<string> | undefined;
-
-/** A one-page PDF, base64, for file documents. */
-export function samplePdf(): Promise<string> {
-  pdfBase64 ??= (async () => {
-    const doc = await PDFDocument.create();
-    doc.addPage([200, 200]);
-    return Buffer.from(await doc.save()).toString('base64');
-  })();
-  return pdfBase64;
-}
+/** A blank page, base64, made once: every file document carries it. */
+let blankPage: Promise<string> | undefined;
 
 export const PERSON = {
   tenantType: 'PERSONAL',
@@ -21,7 +12,8 @@ export const PERSON = {
 } as const;
 
 async function fileDocument(title: string) {
-  return { source: 'file', title, fileSuffix: 'pdf', file: { base64: await samplePdf() } } as const;
+  blankPage ??= pdfBase64();
+  return { source: 'file', title, fileSuffix: 'pdf', file: { base64: await blankPage } } as const;
 }
 
 /** Commands with the least that makes them valid. */

@@ -1,7 +1,7 @@
 import { SigningClient } from '../../src/api-client/index.js';
-import { uniqueBizId } from '../handlers/support/fixtures.js';
 import { PERSON } from './sample-commands.js';
 import { DEMO_CREDENTIALS } from './simulator-credentials.js';
+import { uniqueId } from './unique.js';
 
 /**
  * Contracts awaiting signatures (reminders need that), made straight through the client: a
@@ -17,7 +17,7 @@ export async function signingContracts(
     ...DEMO_CREDENTIALS,
     requestsPerSecond: 0,
   });
-  const bizIds = Array.from({ length: count }, () => uniqueBizId(label));
+  const bizIds = Array.from({ length: count }, () => uniqueId(label));
   try {
     for (const bizId of bizIds) {
       const draft = await client.createDraft({ bizId, subject: bizId, signatories: [PERSON] });

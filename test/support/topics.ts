@@ -1,16 +1,16 @@
 // Topics of one's own per test: a fresh prefix, and every topic the bridge uses created with
 // the partition count the tests expect.
-import { randomUUID } from 'node:crypto';
 import { createKafkaConnection } from '../../src/kafka/index.js';
 import { type TopicNames, topicNames } from '../../src/schemas/messages/index.js';
 import { topicTable } from '../../src/topics/table.js';
 import { testLogger } from './test-logger.js';
+import { uniqueId } from './unique.js';
 
 export const TEST_PARTITIONS = 4;
 
 /** A topic prefix no other test uses. */
 export function uniquePrefix(): string {
-  return `t-${randomUUID().slice(0, 8)}.`;
+  return `${uniqueId('t')}.`;
 }
 
 export function uniqueTopics(): TopicNames {

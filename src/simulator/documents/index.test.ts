@@ -1,6 +1,6 @@
-import { PDFDocument } from 'pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { pdf } from '../../../test/support/pdf.js';
 import { FileSuffix } from '../../schemas/platform/primitives.js';
 import { readDocument, UnreadableDocument } from './index.js';
 
@@ -21,10 +21,7 @@ const SAMPLES: Record<string, Uint8Array> = {
 const formatOf = (suffix: Suffix) => (suffix === 'htm' ? 'html' : suffix);
 
 beforeAll(async () => {
-  const pdf = await PDFDocument.create();
-  pdf.addPage();
-  pdf.addPage();
-  SAMPLES.pdf = await pdf.save();
+  SAMPLES.pdf = await pdf(['', '']);
 });
 
 describe('readDocument', () => {

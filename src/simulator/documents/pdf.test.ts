@@ -1,30 +1,19 @@
 import fc from 'fast-check';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
+import { pdf } from '../../../test/support/pdf.js';
 import { UnreadableDocument } from './document-content.js';
 import { findKeyword } from './keywords.js';
 import { readPdf } from './pdf.js';
 
-/** A real PDF, one page per string, each drawn with line wrapping (pdf-lib splits at spaces). */
-async function buildPdf(pages: string[]): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  for (const text of pages) {
-    const page = doc.addPage([595, 842]);
-    page.drawText(text, { x: 50, y: 780, size: 12, font, maxWidth: 495, lineHeight: 16 });
-  }
-  return doc.save();
-}
-
 describe('readPdf', () => {
   it('when a PDF has three pages of text, then it reads three pages with their text in order', async () => {
-    const pdf = await buildPdf([
+    const threePages = await pdf([
       'Purchase agreement',
       'Terms and\nconditions',
       'Party A signature',
     ]);
 
-    const doc = await readPdf(pdf);
+    const doc = await readPdf(threePages);
 
     expect(doc).toEqual({
       pageCount: 3,
@@ -33,22 +22,20 @@ describe('readPdf', () => {
   });
 
   it('when a keyword is written across a line break, then it is found on its page', async () => {
-    const doc = await readPdf(
-      await buildPdf(['cover', 'Seal of\n\nParty B here, and Party B again']),
-    );
+    const doc = await readPdf(await pdf(['cover', 'Seal of\n\nParty B here, and Party B again']));
 
     expect(findKeyword(doc, 'of Party B')).toEqual([2]);
     expect(findKeyword(doc, 'Party B')).toEqual([2, 2]);
   });
 
   it('when a page carries no text, then it still counts as a page', async () => {
-    const doc = await readPdf(await buildPdf(['', 'text']));
+    const doc = await readPdf(await pdf(['', 'text']));
 
     expect(doc).toEqual({ pageCount: 2, pages: ['', 'text'] });
   });
 
   it('when it is given a Buffer, then it reads it and leaves the caller its bytes', async () => {
-    const bytes = Buffer.from(await buildPdf(['one']));
+    const bytes = Buffer.from(await pdf(['one']));
 
     await readPdf(bytes);
 
@@ -58,8 +45,8 @@ describe('readPdf', () => {
 
   it.each([
     ['text that is not a PDF', async () => new TextEncoder().encode('just some text')],
-    ['a PDF cut in half', async () => halve(await buildPdf(['a', 'b']))],
-    ['a PDF with its middle overwritten', async () => overwriteMiddle(await buildPdf(['a', 'b']))],
+    ['a PDF cut in half', async () => halve(await pdf(['a', 'b']))],
+    ['a PDF with its middle overwritten', async () => overwriteMiddle(await pdf(['a', 'b']))],
     ['a PNG image', async () => new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])],
     ['only the PDF header', async () => new TextEncoder().encode('%PDF-1.7\n')],
   ])('when the bytes are %s, then it throws UnreadableDocument', async (_name, bytes) => {
@@ -80,7 +67,7 @@ describe('readPdf', () => {
           [...before, marker(i), ...after].join(' '),
         );
 
-        const doc = await readPdf(await buildPdf(texts));
+        const doc = await readPdf(await pdf(texts));
 
         expect(doc.pageCount).toBe(pages.length);
         expect(doc.pages).toEqual(texts);

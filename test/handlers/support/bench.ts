@@ -9,7 +9,8 @@ import { createFileLoader, type FileLoader } from '../../../src/files/index.js';
 import { createHandlers, type Handlers, type Outcome } from '../../../src/handlers/index.js';
 import type { CommandType } from '../../../src/schemas/messages/index.js';
 import { type RunningSimulator, startSimulator } from '../../../src/simulator/index.js';
-import { fileDocument, initiator, meta, person, uniqueBizId } from './fixtures.js';
+import { uniqueId } from '../../support/unique.js';
+import { fileDocument, initiator, meta, person } from './fixtures.js';
 import { command, MemoryLedger } from './memory-ledger.js';
 
 export * from './fixtures.js';
@@ -76,7 +77,7 @@ export interface ContractSetup {
 
 /** A contract made by the create-contract use case: one document, initiated unless told otherwise. */
 export async function createContract(bench: Bench, setup: ContractSetup = {}) {
-  const bizId = setup.bizId ?? uniqueBizId('contract');
+  const bizId = setup.bizId ?? uniqueId('contract');
   const raw = {
     ...meta(bizId, setup.tenantName),
     payload: {

@@ -3,7 +3,7 @@
  * connecting party, its subsidiary, seal and approver, signatories and documents.
  */
 import { randomUUID } from 'node:crypto';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { pdfBase64 } from '../../support/pdf.js';
 
 export const COMPANY = 'Demo Trading Co., Ltd.';
 export const SUBSIDIARY = 'Demo Trading (Shanghai) Co., Ltd.';
@@ -22,20 +22,8 @@ export const person = (n = 1) => ({
   receiver: { contact: `1390000${String(n).padStart(4, '0')}`, contactType: 'MOBILE' },
 });
 
-export const uniqueBizId = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
-
-/** A PDF with one page per text, so keyword and page positions can be placed. */
-export async function pdfBase64(...pages: string[]): Promise<string> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  for (const text of pages) {
-    doc.addPage([595, 842]).drawText(text, { x: 72, y: 760, size: 12, font });
-  }
-  return Buffer.from(await doc.save()).toString('base64');
-}
-
 export async function fileDocument(title: string, ...pages: string[]) {
-  const base64 = await pdfBase64(...(pages.length > 0 ? pages : [`${title}: SEAL-HERE SIGN-HERE`]));
+  const base64 = await pdfBase64(pages.length > 0 ? pages : [`${title}: SEAL-HERE SIGN-HERE`]);
   return { source: 'file', title, fileSuffix: 'pdf', file: { base64 } } as const;
 }
 

@@ -1,6 +1,5 @@
 // Request bodies for the default fixtures (fixtures/default.json), valid unless a test says otherwise.
-import { randomUUID } from 'node:crypto';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { uniqueId } from '../../support/unique.js';
 
 export const COMPANY = 'Demo Trading Co., Ltd.';
 export const SUBSIDIARY = 'Demo Trading (Shanghai) Co., Ltd.';
@@ -9,10 +8,6 @@ export const EMPLOYEE = { contact: '13800000001', contactType: 'MOBILE' } as con
 export const LEFT_EMPLOYEE = { contact: '13800000009', contactType: 'MOBILE' } as const;
 export const NORMAL_SEAL = '2001';
 export const FROZEN_SEAL = '2002';
-
-export function bizId(label = 'biz'): string {
-  return `${label}-${randomUUID()}`;
-}
 
 /** The caller's company signing with its seal. */
 export function initiator(
@@ -45,19 +40,11 @@ export function externalCompany(
 /** A draft of the default category: the initiator and one individual. */
 export function draft(overrides: Record<string, unknown> = {}) {
   return {
-    bizId: bizId(),
+    bizId: uniqueId('biz'),
     subject: 'Service agreement',
     signatories: [initiator(), person()],
     ...overrides,
   };
-}
-
-/** A PDF whose page i carries the text pages[i]. */
-export async function pdf(pages: string[]): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  for (const text of pages) doc.addPage().drawText(text, { x: 50, y: 700, size: 12, font });
-  return doc.save();
 }
 
 /** Template parameters that fill every required initiator parameter of tpl-purchase. */

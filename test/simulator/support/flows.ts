@@ -1,7 +1,8 @@
 // Short walks through the platform for tests that need a contract in a given state.
 import { expect } from 'vitest';
 import type { OperationName } from '../../../src/schemas/platform/operations.js';
-import { draft, pdf } from './contracts.js';
+import { pdf } from '../../support/pdf.js';
+import { draft } from './contracts.js';
 import type { RawPlatform } from './raw-platform.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: test helpers hand back the JSON as answered.

@@ -1,7 +1,8 @@
 /**
- * README.md shows a complete example of each command and of the events it ends with. Every JSON
- * block there is tagged `command:<type>` or `event:<type>` and parsed here with that schema,
- * made strict so a field the schema does not have fails too.
+ * docs/commands-and-events.md shows a complete example of each command and of the events it ends
+ * with. Every JSON block there, and any in README.md, is tagged `command:<type>` or
+ * `event:<type>` and parsed here with that schema, made strict so a field the schema does not
+ * have fails too.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +12,8 @@ import { strictDeep } from '../messages/strict.js';
 import { COMMANDS } from '../messages/topics.js';
 import type { CommandKind } from './json-schemas.js';
 
-const readme = readFileSync(fileURLToPath(new URL('../../../README.md', import.meta.url)), 'utf8');
+const read = (path: string) =>
+  readFileSync(fileURLToPath(new URL(`../../../${path}`, import.meta.url)), 'utf8');
 
 interface Block {
   readonly tag: string;
@@ -19,14 +21,15 @@ interface Block {
   readonly section: string;
 }
 
-/** Every ```json block, with its tag and the `### ` section it is in. */
+/** Every ```json block, with its tag and the `## ` or `### ` section it is in. */
 function jsonBlocks(markdown: string): Block[] {
   const blocks: Block[] = [];
   let section = '';
   const lines = markdown.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? '';
-    if (line.startsWith('### ')) section = line.slice(4).replaceAll('`', '');
+    const heading = /^#{2,3} (.*)/.exec(line);
+    if (heading) section = (heading[1] ?? '').replaceAll('`', '');
     const fence = /^```json\s*(\S*)/.exec(line);
     if (!fence) continue;
     const end = lines.indexOf('```', i + 1);
@@ -43,12 +46,16 @@ function schemaOf(tag: string) {
   return undefined;
 }
 
-const blocks = jsonBlocks(readme);
+const blocks = jsonBlocks(read('docs/commands-and-events.md'));
+const everyBlock = [
+  ...blocks.map((block) => ({ ...block, doc: 'docs/commands-and-events.md' })),
+  ...jsonBlocks(read('README.md')).map((block) => ({ ...block, doc: 'README.md' })),
+];
 
-describe('the JSON examples of README.md', () => {
-  it.each(blocks.map((block) => [block.tag || '(untagged)', block]))(
-    'the %s example is valid for its schema',
-    (_, block) => {
+describe('the JSON examples of docs/commands-and-events.md and README.md', () => {
+  it.each(everyBlock.map((block) => [block.doc, block.tag || '(untagged)', block]))(
+    'in %s, the %s example is valid for its schema',
+    (_doc, _tag, block) => {
       const schema = schemaOf(block.tag);
       expect(
         schema,
