@@ -61,7 +61,7 @@ async function serve(context: OperatorContext, values: Values): Promise<number> 
     component: 'console',
   });
   const tools = await context.connect();
-  const kafka = new ConsoleKafka(tools, context.topics);
+  const kafka = new ConsoleKafka(tools, context.topics, context.connection);
   const server = await startConsoleServer(
     { config, kafka, tools, log },
     new Auth(authSettings(config)),

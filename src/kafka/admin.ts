@@ -72,6 +72,19 @@ export async function connectAdmin(kafka: Kafka): Promise<ClusterAdmin> {
         ),
       };
     },
+    async partitionLeaders(topic) {
+      const [{ brokers }, { topics }] = await Promise.all([
+        admin.describeCluster(),
+        admin.fetchTopicMetadata({ topics: [topic] }),
+      ]);
+      const byNode = new Map(brokers.map(({ nodeId, host, port }) => [nodeId, { host, port }]));
+      const leaders = new Map<number, { host: string; port: number }>();
+      for (const { partitionId, leader } of topics[0]?.partitions ?? []) {
+        const address = byNode.get(leader);
+        if (address) leaders.set(partitionId, address);
+      }
+      return leaders;
+    },
     async ranges(topic) {
       const offsets = await retried(() => admin.fetchTopicOffsets(topic));
       return offsets

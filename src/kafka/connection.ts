@@ -5,7 +5,6 @@ import { kafkajsClientConfig } from './client-config.js';
 import type { KafkaClientSettings } from './client-settings.js';
 import { KafkajsGroupConsumer } from './group-consumer.js';
 import { kafkajsLogCreator } from './log-adapter.js';
-import { createPartitionScanner } from './partition-scan.js';
 import { connectExclusiveProducer, connectPositionedProducer } from './positioned-producer.js';
 import { preflight } from './preflight.js';
 import { connectProducer, connectTransactionalProducer } from './producer.js';
@@ -63,6 +62,5 @@ export function kafkaToolsOver(
     positionedProducer: () => connectPositionedProducer(kafka),
     exclusiveProducer: (transactionalId) => connectExclusiveProducer(kafka, transactionalId),
     reader: (readerOptions) => createTopicReader(kafka, admin, readerOptions),
-    scanner: () => createPartitionScanner(kafka),
   };
 }

@@ -9,7 +9,13 @@ export {
 export { SESSION_TIMEOUT_MS } from './group-consumer.js';
 export { headerText } from './headers.js';
 export { keyPartition, murmur2 } from './murmur2.js';
-export type { PartitionScanner, ScanRequest, ScanResult } from './partition-scan.js';
+export {
+  createPartitionScanner,
+  type Leaders,
+  type PartitionScanner,
+  type ScanRequest,
+  type ScanResult,
+} from './partition-scan.js';
 export type { RecordView, ScannedRecord } from './record-batches.js';
 export { BATCH_OVERHEAD_BYTES, headerStats, headersSize, recordSize } from './record-size.js';
 export type * from './tool-types.js';

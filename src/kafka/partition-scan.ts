@@ -2,28 +2,47 @@
  * Reads one partition of a topic from one offset to another, alone (no consumer group: nothing to
  * join, nothing committed), as read_committed, handing each record in place to the caller
  * (record-batches.ts), which copies out the few it keeps. For the console's searches: a bizId's
- * story is in one partition of each topic, among tens of thousands of other records.
+ * story is in one partition of each topic, among tens of thousands of other records, and kafkajs
+ * would decode every one of them whole, after joining a group.
  *
- * kafkajs has no consumer without a group, so this speaks the Fetch API (version 11, Kafka 2.3
- * and later) over the client's own cluster and broker connections (the same TLS and SASL),
- * reached through kafkajs 2.2.4's internals as the other modules of src/kafka do; the response is
- * decoded here, since kafkajs' own decoder would decode every record whole.
+ * It sends Fetch (version 11: Kafka 2.3 and later, 4.x included) over connections of its own to
+ * each partition's leader (broker-connection.ts: the client's TLS and SASL settings), the leaders
+ * asked of the admin client. Answers are read here; their records stay bytes.
  */
-import { createRequire } from 'node:module';
-import type { Kafka } from 'kafkajs';
+import { BrokerConnection, BrokerConnectionError } from './broker-connection.js';
+import type { KafkaClientSettings } from './client-settings.js';
 import {
   type AbortedTransaction,
   type BatchesRead,
   type RecordView,
   readBatches,
 } from './record-batches.js';
+import type { BrokerAddress, PartitionRange } from './tool-types.js';
+import { Reader, Writer } from './wire.js';
 
 /** Per fetch: the broker returns at least one whole batch even when it is larger. */
-const FETCH_MAX_BYTES = 2 * 1024 * 1024;
+export const FETCH_MAX_BYTES = 2 * 1024 * 1024;
+const FETCH_API_KEY = 1;
 const FETCH_VERSION = 11;
+const LIST_OFFSETS_API_KEY = 2;
+const LIST_OFFSETS_VERSION = 2;
+const EARLIEST = -2n;
+const LATEST = -1n;
 const READ_COMMITTED = 1;
 const RETRIES = 5;
-const ERROR = { none: 0, offsetOutOfRange: 1 } as const;
+const OFFSET_OUT_OF_RANGE = 1;
+/** The broker's answers that pass once its metadata is asked again. */
+const RETRIABLE: Readonly<Record<number, string>> = {
+  3: 'UNKNOWN_TOPIC_OR_PARTITION',
+  5: 'LEADER_NOT_AVAILABLE',
+  6: 'NOT_LEADER_OR_FOLLOWER',
+  74: 'FENCED_LEADER_EPOCH',
+  75: 'UNKNOWN_LEADER_EPOCH',
+};
+const REFUSALS: Readonly<Record<number, string>> = {
+  29: 'TOPIC_AUTHORIZATION_FAILED: the client may not read this topic',
+  35: 'UNSUPPORTED_VERSION: the broker does not answer this version of the request (Kafka 2.3 and later do)',
+};
 
 export interface ScanRequest {
   readonly topic: string;
@@ -46,56 +65,43 @@ export interface ScanResult {
 }
 
 export interface PartitionScanner {
+  /** The partition's first kept offset and its end (the last stable offset: read_committed). */
+  range(topic: string, partition: number): Promise<PartitionRange>;
   scan(request: ScanRequest): Promise<ScanResult>;
   disconnect(): Promise<void>;
 }
 
-interface KafkajsBroker {
-  versions?: Record<number, { minVersion: number; maxVersion: number }>;
-  connectionPool: { send(request: unknown): Promise<unknown> };
-}
-interface KafkajsCluster {
-  connect(): Promise<void>;
-  disconnect(): Promise<void>;
-  addTargetTopic(topic: string): Promise<void>;
-  refreshMetadata(): Promise<void>;
-  findTopicPartitionMetadata(topic: string): Array<{ partitionId: number; leader: number }>;
-  findBroker(options: { nodeId: string }): Promise<KafkajsBroker>;
-}
-interface FetchProtocol {
-  request: unknown;
-  requestTimeout: number;
-}
+/** Each partition's leader, as the cluster's metadata says now. */
+export type Leaders = (topic: string) => Promise<ReadonlyMap<number, BrokerAddress>>;
 
-const load = createRequire(import.meta.url);
-
-export function createPartitionScanner(kafka: Kafka): PartitionScanner {
-  return new FetchScanner(kafka);
+export function createPartitionScanner(
+  settings: KafkaClientSettings,
+  leaders: Leaders,
+): PartitionScanner {
+  return new FetchScanner(settings, leaders);
 }
 
 class FetchScanner implements PartitionScanner {
-  readonly #cluster: KafkajsCluster;
-  #connected: Promise<void> | undefined;
+  readonly #settings: KafkaClientSettings;
+  readonly #leadersOf: Leaders;
+  readonly #leaders = new Map<string, Promise<ReadonlyMap<number, BrokerAddress>>>();
+  readonly #connections = new Map<string, Promise<BrokerConnection>>();
 
-  constructor(kafka: Kafka) {
-    const create = Object.getOwnPropertySymbols(kafka).find(
-      (symbol) => symbol.description === 'private:Kafka:createCluster',
+  constructor(settings: KafkaClientSettings, leaders: Leaders) {
+    this.#settings = settings;
+    this.#leadersOf = leaders;
+  }
+
+  async range(topic: string, partition: number): Promise<PartitionRange> {
+    const [start, end] = await Promise.all(
+      [EARLIEST, LATEST].map((at) =>
+        this.#retried(topic, () => this.#listOffset(topic, partition, at)),
+      ),
     );
-    if (create === undefined)
-      throw new Error('kafkajs client not recognised: no cluster to scan with');
-    const factory = (kafka as unknown as Record<symbol, (options: object) => KafkajsCluster>)[
-      create
-    ];
-    this.#cluster = (factory as (options: object) => KafkajsCluster)({
-      allowAutoTopicCreation: false,
-      isolationLevel: READ_COMMITTED,
-    });
+    return { partition, start: String(start), end: String(end) };
   }
 
   async scan(request: ScanRequest): Promise<ScanResult> {
-    this.#connected ??= this.#cluster.connect();
-    await this.#connected;
-    await this.#cluster.addTargetTopic(request.topic);
     const unreadable: Record<string, number> = {};
     let from = request.from;
     let offset = request.from;
@@ -106,18 +112,21 @@ class FetchScanner implements PartitionScanner {
       try {
         answer = await this.#fetch(request.topic, request.partition, offset);
       } catch (error) {
-        if (++failures > RETRIES || (error as { retriable?: boolean }).retriable !== true)
+        if (
+          ++failures > RETRIES ||
+          !(error instanceof Retriable || error instanceof BrokerConnectionError)
+        ) {
           throw error;
-        await this.#cluster.refreshMetadata();
+        }
+        this.#leaders.delete(request.topic);
         continue;
       }
-      if (answer.errorCode === ERROR.offsetOutOfRange && answer.logStartOffset > offset) {
+      if (answer.errorCode === OFFSET_OUT_OF_RANGE && answer.logStartOffset > offset) {
         // Retention removed it since the range was read: begin where the partition now does.
         offset = answer.logStartOffset;
         from = offset;
         continue;
       }
-      if (answer.errorCode !== ERROR.none) throw protocolError(answer.errorCode);
       const read: BatchesRead = readBatches(answer.records, offset, answer.aborted, (record) => {
         if (record.offset < request.to) request.visit(record);
       });
@@ -132,64 +141,139 @@ class FetchScanner implements PartitionScanner {
     return { records, from, unreadable };
   }
 
-  async #fetch(topic: string, partition: number, offset: bigint): Promise<PartitionAnswer> {
-    const leader = this.#cluster
-      .findTopicPartitionMetadata(topic)
-      .find((metadata) => metadata.partitionId === partition)?.leader;
-    if (leader === undefined || leader < 0) {
-      throw Object.assign(new Error(`no leader known for ${topic}/${partition}`), {
-        retriable: true,
-      });
+  /** `ask`, again after the leaders are asked again, while it fails in a way that passes. */
+  async #retried<T>(topic: string, ask: () => Promise<T>): Promise<T> {
+    for (let failures = 0; ; failures++) {
+      try {
+        return await ask();
+      } catch (error) {
+        const passes = error instanceof Retriable || error instanceof BrokerConnectionError;
+        if (!passes || failures >= RETRIES) throw error;
+        this.#leaders.delete(topic);
+      }
     }
-    const broker = await this.#cluster.findBroker({ nodeId: String(leader) });
-    const supported = broker.versions?.[FETCH_API_KEY];
-    if (supported && supported.maxVersion < FETCH_VERSION) {
-      throw new Error(
-        `the broker answers Fetch up to version ${supported.maxVersion}; scanning needs ${FETCH_VERSION} (Kafka 2.3 or later)`,
-      );
+  }
+
+  async #listOffset(topic: string, partition: number, at: bigint): Promise<bigint> {
+    const connection = await this.#connection(await this.#leader(topic, partition));
+    const body = new Writer()
+      .int32(-1)
+      .int8(READ_COMMITTED)
+      .array([topic], (writer, name) =>
+        writer.string(name).array([partition], (w, p) => w.int32(p).int64(at)),
+      )
+      .bytes();
+    const read = new Reader(
+      await connection.request(LIST_OFFSETS_API_KEY, LIST_OFFSETS_VERSION, body),
+    );
+    read.int32(); // throttle time
+    for (let t = read.int32(); t > 0; t--) {
+      const name = read.string();
+      for (let p = read.int32(); p > 0; p--) {
+        const number = read.int32();
+        const errorCode = read.int16();
+        read.int64(); // timestamp
+        const offset = read.int64();
+        if (name !== topic || number !== partition) continue;
+        check(errorCode, topic, partition, 'list its offsets');
+        return offset;
+      }
     }
-    const { request, requestTimeout } = fetchProtocol({
-      replicaId: -1,
-      isolationLevel: READ_COMMITTED,
-      maxWaitTime: 0,
-      minBytes: 1,
-      maxBytes: FETCH_MAX_BYTES,
-      topics: [
-        {
-          topic,
-          partitions: [{ partition, fetchOffset: offset.toString(), maxBytes: FETCH_MAX_BYTES }],
-        },
-      ],
-    });
-    const answers = (await broker.connectionPool.send({
-      request,
-      response: { decode: decodeFetchResponse, parse: (decoded: unknown) => decoded },
-      requestTimeout,
-    })) as PartitionAnswer[];
-    const answer = answers.find((one) => one.topic === topic && one.partition === partition);
-    if (!answer) throw new Error(`the broker's fetch answer lacks ${topic}/${partition}`);
-    return answer;
+    throw new Error(`the broker's offsets answer lacks ${topic}/${partition}`);
+  }
+
+  async #leader(topic: string, partition: number): Promise<BrokerAddress> {
+    let leaders = this.#leaders.get(topic);
+    if (!leaders) {
+      leaders = this.#leadersOf(topic);
+      this.#leaders.set(topic, leaders);
+      leaders.catch(() => this.#leaders.delete(topic));
+    }
+    const leader = (await leaders).get(partition);
+    if (!leader) throw new Retriable(`no leader known for ${topic}/${partition}`);
+    return leader;
   }
 
   async disconnect(): Promise<void> {
-    if (this.#connected) await this.#cluster.disconnect();
+    const connections = [...this.#connections.values()];
+    this.#connections.clear();
+    for (const connection of await Promise.allSettled(connections)) {
+      if (connection.status === 'fulfilled') connection.value.close();
+    }
+  }
+
+  async #fetch(topic: string, partition: number, offset: bigint): Promise<PartitionAnswer> {
+    const connection = await this.#connection(await this.#leader(topic, partition));
+    const payload = await connection.request(
+      FETCH_API_KEY,
+      FETCH_VERSION,
+      fetchRequest(topic, partition, offset),
+    );
+    const answer = decodeFetchResponse(payload).find(
+      (one) => one.topic === topic && one.partition === partition,
+    );
+    if (!answer) throw new Error(`the broker's fetch answer lacks ${topic}/${partition}`);
+    const { errorCode } = answer;
+    if (errorCode === 0 || errorCode === OFFSET_OUT_OF_RANGE) return answer;
+    const passing = RETRIABLE[errorCode];
+    if (passing) throw new Retriable(`${topic}/${partition}: ${passing}`);
+    throw new Error(
+      `${topic}/${partition}: the broker refused the fetch: ${REFUSALS[errorCode] ?? `error ${errorCode}`}`,
+    );
+  }
+
+  #connection({ host, port }: BrokerAddress): Promise<BrokerConnection> {
+    const key = `${host}:${port}`;
+    let connection = this.#connections.get(key);
+    if (connection) {
+      // A broken one is replaced by a new one on the next fetch.
+      void connection.then(
+        (open) => {
+          if (open.broken && this.#connections.get(key) === connection) {
+            this.#connections.delete(key);
+          }
+        },
+        () => {},
+      );
+    } else {
+      connection = BrokerConnection.open(host, port, this.#settings);
+      this.#connections.set(key, connection);
+      connection.catch(() => this.#connections.delete(key));
+    }
+    return connection;
   }
 }
 
-const FETCH_API_KEY = 1;
+class Retriable extends Error {}
 
-function fetchProtocol(options: object): FetchProtocol {
-  const fetch = load('kafkajs/src/protocol/requests/fetch/index.js') as {
-    protocol(version: { version: number }): (options: object) => FetchProtocol;
-  };
-  return fetch.protocol({ version: FETCH_VERSION })(options);
+/** Throws for an error code: Retriable for one that passes once the leaders are asked again. */
+function check(errorCode: number, topic: string, partition: number, what: string): void {
+  if (errorCode === 0) return;
+  const passing = RETRIABLE[errorCode];
+  if (passing) throw new Retriable(`${topic}/${partition}: ${passing}`);
+  const refusal = REFUSALS[errorCode] ?? `error ${errorCode}`;
+  throw new Error(`${topic}/${partition}: the broker refused to ${what}: ${refusal}`);
 }
 
-function protocolError(code: number): Error {
-  const { createErrorFromCode } = load('kafkajs/src/protocol/error.js') as {
-    createErrorFromCode(code: number): Error;
-  };
-  return createErrorFromCode(code);
+function fetchRequest(topic: string, partition: number, offset: bigint): Buffer {
+  return new Writer()
+    .int32(-1) // replica id: a consumer
+    .int32(0) // max wait: what is there now
+    .int32(1) // min bytes
+    .int32(FETCH_MAX_BYTES)
+    .int8(READ_COMMITTED)
+    .int32(0) // session id: none
+    .int32(-1) // session epoch: no session
+    .array([topic], (writer, name) =>
+      writer
+        .string(name)
+        .array([partition], (w, p) =>
+          w.int32(p).int32(-1).int64(offset).int64(-1n).int32(FETCH_MAX_BYTES),
+        ),
+    )
+    .array([], () => {}) // forgotten topics
+    .string('') // rack id
+    .bytes();
 }
 
 export interface PartitionAnswer {
@@ -206,11 +290,11 @@ export interface PartitionAnswer {
  * high_watermark last_stable_offset log_start_offset [aborted_transactions] preferred_read_replica
  * records]]. The records stay bytes.
  */
-export async function decodeFetchResponse(payload: Buffer): Promise<PartitionAnswer[]> {
+export function decodeFetchResponse(payload: Buffer): PartitionAnswer[] {
   const read = new Reader(payload);
   read.int32(); // throttle time
   const errorCode = read.int16();
-  if (errorCode !== ERROR.none) throw protocolError(errorCode);
+  if (errorCode !== 0) throw new Error(`the broker refused the fetch: error ${errorCode}`);
   read.int32(); // session id
   const answers: PartitionAnswer[] = [];
   for (let t = read.int32(); t > 0; t--) {
@@ -226,7 +310,7 @@ export async function decodeFetchResponse(payload: Buffer): Promise<PartitionAns
         aborted.push({ producerId: read.int64(), firstOffset: read.int64() });
       }
       read.int32(); // preferred read replica
-      const records = read.bytes();
+      const records = read.blob();
       answers.push({
         topic,
         partition,
@@ -238,45 +322,4 @@ export async function decodeFetchResponse(payload: Buffer): Promise<PartitionAns
     }
   }
   return answers;
-}
-
-class Reader {
-  #at = 0;
-  readonly #buffer: Buffer;
-
-  constructor(buffer: Buffer) {
-    this.#buffer = buffer;
-  }
-
-  int16(): number {
-    const value = this.#buffer.readInt16BE(this.#at);
-    this.#at += 2;
-    return value;
-  }
-
-  int32(): number {
-    const value = this.#buffer.readInt32BE(this.#at);
-    this.#at += 4;
-    return value;
-  }
-
-  int64(): bigint {
-    const value = this.#buffer.readBigInt64BE(this.#at);
-    this.#at += 8;
-    return value;
-  }
-
-  string(): string {
-    const length = this.int16();
-    const value = this.#buffer.toString('utf8', this.#at, this.#at + Math.max(0, length));
-    this.#at += Math.max(0, length);
-    return value;
-  }
-
-  bytes(): Buffer {
-    const length = this.int32();
-    const value = this.#buffer.subarray(this.#at, this.#at + Math.max(0, length));
-    this.#at += Math.max(0, length);
-    return value;
-  }
 }

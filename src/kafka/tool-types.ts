@@ -3,7 +3,6 @@
  * where each written record landed, writes under one transactional id, reading topics from a
  * chosen position. Only src/kafka implements them.
  */
-import type { PartitionScanner } from './partition-scan.js';
 import type {
   InboundRecord,
   KafkaConnection,
@@ -49,6 +48,12 @@ export interface PartitionRange {
   readonly end: string;
 }
 
+/** Where a broker listens, as the cluster's metadata advertises it. */
+export interface BrokerAddress {
+  readonly host: string;
+  readonly port: number;
+}
+
 /** One member of a consumer group, as the broker describes it. */
 export interface GroupMember {
   readonly memberId: string;
@@ -74,6 +79,8 @@ export interface ClusterAdmin extends TopicAdmin {
   groupMembers(groupId: string): Promise<number>;
   /** The consumer group's state and members, each with its assignment. */
   describeGroup(groupId: string): Promise<GroupDescription>;
+  /** Each partition's leader broker, as the cluster's metadata says now. */
+  partitionLeaders(topic: string): Promise<Map<number, BrokerAddress>>;
   ranges(topic: string): Promise<PartitionRange[]>;
   /** Per partition, the first offset written at or after `timestamp` (ms), or its end. */
   offsetsAt(topic: string, timestamp: number): Promise<Map<number, string>>;
@@ -127,6 +134,4 @@ export interface KafkaTools extends KafkaConnection {
   positionedProducer(): Promise<PositionedProducer>;
   exclusiveProducer(transactionalId: string): Promise<ExclusiveProducer>;
   reader(options: ReaderOptions): TopicReader;
-  /** Reads chosen partitions record by record, alone (no group), for searches (partition-scan.ts). */
-  scanner(): PartitionScanner;
 }

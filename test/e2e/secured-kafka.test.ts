@@ -17,8 +17,10 @@ import {
   type SecuredKafka,
   startLocalKafka,
 } from '../../scripts/local-kafka/broker.js';
-import { loadConfig } from '../../src/config/index.js';
+import { kafkaConnectionOptions } from '../../src/config/component-settings.js';
+import { loadConfig, loadKafkaConfig } from '../../src/config/index.js';
 import { KafkaAuthenticationFailed } from '../../src/errors.js';
+import { createKafkaConnection, createPartitionScanner } from '../../src/kafka/index.js';
 import { topicNames } from '../../src/schemas/messages/index.js';
 import { startService } from '../../src/service.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
@@ -214,5 +216,92 @@ describe('signing-bridge run against a secured cluster', () => {
     expect(run.output.stdout).toContain('"KAFKA_TLS_KEY_PASSWORD": "***"');
     expect(run.output.stdout).not.toContain(KEY_PASSWORD);
     expect(run.output.stdout).not.toContain('PRIVATE KEY');
+  });
+});
+
+describe("the console's partition scanner against a secured cluster", () => {
+  /** Three records on partition 0 of a topic of its own, two keyed `wanted`; its name. */
+  async function topicWithRecords(): Promise<string> {
+    const topic = `${uniquePrefix()}scanned`;
+    const plain = createKafkaConnection({ brokers: kafka.brokers, clientId: 'harness', log });
+    const admin = await plain.clusterAdmin();
+    await admin
+      .createTopics([{ topic, partitions: 1, configs: {} }])
+      .finally(() => admin.disconnect());
+    const producer = await plain.positionedProducer();
+    await producer.send(
+      ['wanted', 'other', 'wanted'].map((key, i) => ({ topic, partition: 0, key, value: `v${i}` })),
+    );
+    await producer.disconnect();
+    return topic;
+  }
+
+  /** Reads partition 0 of `topic` through its own connections, logged in as `security` says. */
+  async function scanFor(topic: string, security: Record<string, string>, key: string) {
+    const options = kafkaConnectionOptions(
+      loadKafkaConfig({ ...security, TOPIC_PREFIX: 'x.' }),
+      log,
+    );
+    const tools = createKafkaConnection(options);
+    const admin = await tools.clusterAdmin();
+    const scanner = createPartitionScanner(options, (t) => admin.partitionLeaders(t));
+    try {
+      const range = await scanner.range(topic, 0);
+      const kept: string[] = [];
+      const wanted = Buffer.from(key);
+      const result = await scanner.scan({
+        topic,
+        partition: 0,
+        from: BigInt(range.start),
+        to: BigInt(range.end),
+        visit: (record) => {
+          if (record.keyEquals(wanted)) kept.push(record.copy().value?.toString() ?? '');
+        },
+      });
+      return { range, kept, records: result.records };
+    } finally {
+      await scanner.disconnect();
+      await admin.disconnect();
+    }
+  }
+
+  it.each([
+    ['SASL_SSL with SCRAM-SHA-512', () => saslSsl('bridge-512', 'scram-sha-512')],
+    ['SASL_SSL with SCRAM-SHA-256', () => saslSsl('bridge-256', 'scram-sha-256')],
+    ['SASL_SSL with PLAIN', () => saslSsl('bridge-plain', 'plain')],
+    ['mutual TLS with an encrypted client key', mutualTls],
+  ])('when it reads over %s, then it finds the records of a key', async (_, security) => {
+    const topic = await topicWithRecords();
+    expect(await scanFor(topic, security(), 'wanted')).toEqual({
+      range: { partition: 0, start: '0', end: '3' },
+      kept: ['v0', 'v2'],
+      records: 3,
+    });
+  });
+
+  it('when its SASL password is wrong, then the read is refused, saying so', async () => {
+    const topic = await topicWithRecords();
+    const wrong = {
+      ...saslSsl('bridge-512', 'scram-sha-512'),
+      KAFKA_SASL_PASSWORD_FILE: '',
+      KAFKA_SASL_PASSWORD: 'nope',
+    };
+    // The admin client of the same settings is refused first; the scanner's own login is the
+    // one asked here, with the leaders the right credentials found.
+    const options = kafkaConnectionOptions(loadKafkaConfig({ ...wrong, TOPIC_PREFIX: 'x.' }), log);
+    const right = createKafkaConnection(
+      kafkaConnectionOptions(
+        loadKafkaConfig({ ...saslSsl('bridge-512', 'scram-sha-512'), TOPIC_PREFIX: 'x.' }),
+        log,
+      ),
+    );
+    const admin = await right.clusterAdmin();
+    const scanner = createPartitionScanner(options, (t) => admin.partitionLeaders(t));
+    try {
+      await expect(scanner.range(topic, 0)).rejects.toThrow(/SASL login refused|SCRAM/);
+    } finally {
+      await scanner.disconnect();
+      await admin.disconnect();
+    }
   });
 });

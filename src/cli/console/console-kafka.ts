@@ -4,15 +4,17 @@
  * short while, and at most SCANS_AT_ONCE partitions read at a time, so that memory stays bounded
  * (each read holds one fetch answer of at most 2 MiB) whatever the number of people searching.
  */
-import type {
-  ClusterAdmin,
-  GroupDescription,
-  KafkaTools,
-  PartitionRange,
-  PartitionScanner,
-  RecordView,
-  ScanResult,
-  TopicDescription,
+import {
+  type ClusterAdmin,
+  createPartitionScanner,
+  type GroupDescription,
+  type KafkaClientSettings,
+  type KafkaTools,
+  type PartitionRange,
+  type PartitionScanner,
+  type RecordView,
+  type ScanResult,
+  type TopicDescription,
 } from '../../kafka/index.js';
 import type { TopicNames } from '../../schemas/messages/index.js';
 
@@ -35,17 +37,34 @@ export class ConsoleKafka {
   readonly #kafka: KafkaTools;
   readonly #scanner: PartitionScanner;
   #admin: Promise<ClusterAdmin> | undefined;
+  #adminTurn: Promise<void> = Promise.resolve();
   #described: { at: number; topics: Promise<Map<string, TopicDescription>> } | undefined;
   #running = 0;
   readonly #waiting: Array<() => void> = [];
 
-  constructor(kafka: KafkaTools, topics: TopicNames) {
+  /** `settings`: how the scanner's own connections reach and log in to the brokers. */
+  constructor(kafka: KafkaTools, topics: TopicNames, settings: KafkaClientSettings) {
     this.#kafka = kafka;
     this.topics = topics;
-    this.#scanner = kafka.scanner();
+    this.#scanner = createPartitionScanner(settings, (topic) =>
+      this.withAdmin((admin) => admin.partitionLeaders(topic)),
+    );
   }
 
-  admin(): Promise<ClusterAdmin> {
+  /**
+   * Asks the admin client, one question at a time: kafkajs' admin mixes up the answers of
+   * questions asked at once (offsets of several topics in parallel lose one).
+   */
+  withAdmin<T>(ask: (admin: ClusterAdmin) => Promise<T>): Promise<T> {
+    const asked = this.#adminTurn.then(async () => ask(await this.#connectedAdmin()));
+    this.#adminTurn = asked.then(
+      () => {},
+      () => {},
+    );
+    return asked;
+  }
+
+  #connectedAdmin(): Promise<ClusterAdmin> {
     this.#admin ??= this.#kafka.clusterAdmin().catch((error: unknown) => {
       this.#admin = undefined;
       throw error;
@@ -59,7 +78,7 @@ export class ConsoleKafka {
     if (!this.#described || now - this.#described.at > DESCRIPTION_TTL_MS) {
       const { commands, events, deadLetter, ledger } = this.topics;
       const names = [...Object.values(commands), events, deadLetter, ledger];
-      const topics = this.admin().then((admin) =>
+      const topics = this.withAdmin((admin) =>
         admin.describeTopics(names, ['retention.ms', 'cleanup.policy']),
       );
       topics.catch(() => {
@@ -70,17 +89,28 @@ export class ConsoleKafka {
     return this.#described.topics;
   }
 
+  /** One partition's first kept offset and its end, asked of its leader. */
+  range(topic: string, partition: number): Promise<PartitionRange> {
+    return this.#scanner.range(topic, partition);
+  }
+
+  /** Every partition's, of a topic that exists (none otherwise). */
   async ranges(topic: string): Promise<PartitionRange[]> {
-    return (await this.admin()).ranges(topic);
+    const count = (await this.describe()).get(topic)?.partitions ?? 0;
+    return Promise.all(Array.from({ length: count }, (_, p) => this.range(topic, p)));
   }
 
   /** Per partition, the first offset written at or after `timestamp`, or its end. */
-  async offsetsAt(topic: string, timestamp: number): Promise<Map<number, string>> {
-    return (await this.admin()).offsetsAt(topic, timestamp);
+  offsetsAt(topic: string, timestamp: number): Promise<Map<number, string>> {
+    return this.withAdmin((admin) => admin.offsetsAt(topic, timestamp));
   }
 
-  async group(groupId: string): Promise<GroupDescription> {
-    return (await this.admin()).describeGroup(groupId);
+  group(groupId: string): Promise<GroupDescription> {
+    return this.withAdmin((admin) => admin.describeGroup(groupId));
+  }
+
+  committed(groupId: string, topic: string): Promise<Map<number, string>> {
+    return this.withAdmin((admin) => admin.committed(groupId, topic));
   }
 
   /**

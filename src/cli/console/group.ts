@@ -120,7 +120,6 @@ export async function readGroup(
 }
 
 async function readLags(kafka: ConsoleKafka, groupId: string): Promise<Lags> {
-  const admin = await kafka.admin();
   const described = await kafka.describe();
   const lags: Record<
     string,
@@ -129,8 +128,8 @@ async function readLags(kafka: ConsoleKafka, groupId: string): Promise<Lags> {
   for (const topic of Object.values(kafka.topics.commands)) {
     if (!described.has(topic)) continue;
     const [ranges, committed] = await Promise.all([
-      admin.ranges(topic),
-      admin.committed(groupId, topic),
+      kafka.ranges(topic),
+      kafka.committed(groupId, topic),
     ]);
     lags[topic] = ranges.map((range) => {
       const offset = committed.get(range.partition);

@@ -6,7 +6,7 @@
  * COMMAND_SEARCH_SHARE of that bound in every partition of the events topic, for the bizIds whose
  * events carry it (ce_correlationid).
  */
-import { keyPartition, type PartitionRange, type RecordView } from '../../kafka/index.js';
+import { keyPartition, type RecordView } from '../../kafka/index.js';
 import { decodeEntry } from '../../ledger/index.js';
 import type { LedgerEntry } from '../../schemas/messages/index.js';
 import { type BridgeEvent, decodeEvent } from '../../sdk/index.js';
@@ -70,8 +70,7 @@ export async function searchStory(
   const reads = [...described.values()].map(async ({ topic, partitions: count, configs }) => {
     const partition = keyPartition(key, count);
     partitions.set(topic, partition);
-    const range = (await kafka.ranges(topic)).find((r) => r.partition === partition);
-    if (!range) return undefined;
+    const range = await kafka.range(topic, partition);
     const window = boundedWindow(range, bound, page);
     const isLedger = topic === topics.ledger;
     let first: number | undefined;
@@ -84,12 +83,10 @@ export async function searchStory(
     });
     return note(read, roles.get(topic) ?? 'commands', window.reachesStart, first, configs);
   });
-  const notes = (await Promise.all(reads))
-    .filter((n): n is ReadNote => n !== undefined)
-    .sort(
-      (a, b) =>
-        ROLE_ORDER.indexOf(a.role) - ROLE_ORDER.indexOf(b.role) || a.topic.localeCompare(b.topic),
-    );
+  const notes = (await Promise.all(reads)).sort(
+    (a, b) =>
+      ROLE_ORDER.indexOf(a.role) - ROLE_ORDER.indexOf(b.role) || a.topic.localeCompare(b.topic),
+  );
   const ledger = ledgerValue ? decodeEntry(ledgerValue.toString()) : undefined;
   return {
     story: assembleStory(bizId, book.entries(), ledger as LedgerEntry | undefined),
@@ -148,9 +145,7 @@ export async function searchCommand(
   const perPartition = Math.max(1, Math.floor(bound / COMMAND_SEARCH_SHARE));
   const wanted = Buffer.from(commandId);
   const found = new Map<string, CommandMatch>();
-  const ranges: PartitionRange[] = (await kafka.describe()).has(topic)
-    ? await kafka.ranges(topic)
-    : [];
+  const ranges = await kafka.ranges(topic);
   const reads = ranges.map((range) =>
     kafka.read(topic, range, boundedWindow(range, perPartition), (record) => {
       if (!record.header('ce_correlationid')?.equals(wanted)) return;
