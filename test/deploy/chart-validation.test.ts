@@ -14,12 +14,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { pythonTool } from '../support/tools.js';
 import { FULL, isBuiltIn, type Manifest, MINIMAL, one, render } from './support/chart.js';
+import { CONSOLE_BEHIND_PROXY, CONSOLE_WITH_TOKENS } from './support/console-values.js';
 
 const KUBERNETES_VERSIONS = ['1.27', '1.28', '1.29', '1.30', '1.31', '1.32', '1.33'];
 
 /** Each optional value turned on by itself, over the minimal values (where all are off). */
 const OPTIONS: Record<string, string[]> = {
   simulator: ['--set', 'simulator.enabled=true'],
+  'console with tokens': CONSOLE_WITH_TOKENS,
+  'console behind an authenticating proxy': CONSOLE_BEHIND_PROXY,
   serviceMonitor: ['--set', 'serviceMonitor.enabled=true'],
   prometheusRule: ['--set', 'prometheusRule.enabled=true'],
   dashboard: ['--set', 'dashboard.enabled=true'],

@@ -128,6 +128,20 @@ describe('the service image, assembled as the Dockerfile does', () => {
     }
   });
 
+  it('when the console is asked of it, then it is there: one command, its configuration checked', () => {
+    const app = join(root, 'runtime', 'app');
+    const main = join(app, 'dist/cli/main.js');
+    const env = { KAFKA_BROKERS: 'localhost:9092', CONSOLE_AUTH: 'proxy' };
+    const checked = run(process.execPath, [main, 'console', '--check-config'], env);
+    expect(checked.status, checked.stderr).toBe(0);
+    expect(JSON.parse(checked.stdout)).toMatchObject({ CONSOLE_AUTH: 'proxy', CONSOLE_PORT: 8090 });
+    const unconfigured = run(process.execPath, [main, 'console'], {
+      KAFKA_BROKERS: 'localhost:9092',
+    });
+    expect(unconfigured.status).toBe(3);
+    expect(unconfigured.stderr).toContain('CONSOLE_AUTH is required');
+  });
+
   it('when the simulator is asked of it, then it says the simulator is left out and where to find it', () => {
     const app = join(root, 'runtime', 'app');
     const asked = run(process.execPath, [

@@ -24,8 +24,27 @@ name already contains it. 55 characters at most, so that "-simulator" still fits
 {{- printf "%s-simulator" (include "signing-bridge.fullname" .) }}
 {{- end }}
 
+{{- define "signing-bridge.consoleName" -}}
+{{- printf "%s-console" (include "signing-bridge.fullname" .) }}
+{{- end }}
+
+{{/* The headless Service that lists every bridge pod, ready or not, for the console. */}}
+{{- define "signing-bridge.instancesName" -}}
+{{- printf "%s-instances" (include "signing-bridge.fullname" .) }}
+{{- end }}
+
+{{/* The console's own port, in its pod and on its Service. */}}
+{{- define "signing-bridge.consolePort" -}}
+8090
+{{- end }}
+
+{{/* The Secret with the console's tokens file. */}}
+{{- define "signing-bridge.consoleTokensSecret" -}}
+{{- .Values.console.tokens.existingSecret | default (printf "%s-tokens" (include "signing-bridge.consoleName" .)) }}
+{{- end }}
+
 {{/*
-Selector labels of one component ("bridge" or "simulator"); the component keeps the bridge's
+Selector labels of one component ("bridge", "simulator" or "console"); the component keeps the bridge's
 Service, PodDisruptionBudget and anti-affinity from matching simulator pods.
 Call with (dict "ctx" $ "component" "bridge").
 */}}
