@@ -14,6 +14,7 @@ import { Reader, Writer } from './wire.js';
 
 const API = { saslHandshake: 17, saslAuthenticate: 36 } as const;
 const CONNECT_TIMEOUT_MS = 10_000;
+const READ_BUFFER_BYTES = 64 * 1024;
 export const REQUEST_TIMEOUT_MS = 30_000;
 /** No answer the scanner asks for is near this: a fetch is bounded by its max_bytes. */
 const FRAME_MAX_BYTES = 256 * 1024 * 1024;
@@ -25,21 +26,26 @@ export class BrokerConnectionError extends Error {}
 export class BrokerLoginRefused extends Error {}
 
 interface Waiting {
-  resolve(payload: Buffer): void;
+  /** Given the answer's body, a view of a buffer used again once this returns. */
+  take(payload: Buffer): void;
   reject(error: Error): void;
   timer: NodeJS.Timeout;
 }
+
+/** Frame buffers kept to be used again, at most: as many as reads at once, and one. */
+const SPARE_FRAMES = 5;
 
 export class BrokerConnection {
   readonly #socket: Socket;
   readonly #clientId: string;
   readonly #waiting = new Map<number, Waiting>();
   #correlation = 0;
-  #chunks: Buffer[] = [];
-  #buffered = 0;
-  /** Bytes needed before anything can be read: a size (4), or the size and its frame. */
-  #needed = 4;
-  #frame: number | undefined;
+  /** The next answer's size as it comes, then the answer. */
+  readonly #size = Buffer.alloc(4);
+  #sizeFilled = 0;
+  #frame: Buffer | undefined;
+  #frameFilled = 0;
+  readonly #spare: Buffer[] = [];
   #failure: Error | undefined;
 
   private constructor(socket: Socket, clientId: string) {
@@ -59,6 +65,16 @@ export class BrokerConnection {
     settings: KafkaClientSettings,
   ): Promise<BrokerConnection> {
     const { ssl, sasl } = kafkajsClientConfig(settings);
+    // Plain TCP reads into one buffer of its own, again and again: the megabytes a search reads
+    // leave no chunk behind for the collector (TLS hands its decrypted chunks over as 'data').
+    let receive: ((chunk: Buffer) => void) | undefined;
+    const onread = {
+      buffer: Buffer.allocUnsafe(READ_BUFFER_BYTES),
+      callback: (bytes: number, buffer: Uint8Array) => {
+        receive?.(Buffer.from(buffer.buffer, buffer.byteOffset, bytes));
+        return true;
+      },
+    };
     const socket = ssl
       ? tlsConnect({
           host,
@@ -66,9 +82,10 @@ export class BrokerConnection {
           ...(isIP(host) ? {} : { servername: host }),
           ...(ssl === true ? {} : ssl),
         })
-      : tcpConnect({ host, port });
+      : tcpConnect({ host, port, onread });
     await connected(socket, ssl ? 'secureConnect' : 'connect', `${host}:${port}`);
     const connection = new BrokerConnection(socket, settings.clientId);
+    receive = (chunk) => connection.#receive(chunk);
     if (settings.sasl && sasl) {
       await connection
         .#authenticate(settings.sasl.mechanism, settings.sasl.username, settings.sasl.password)
@@ -85,12 +102,24 @@ export class BrokerConnection {
   }
 
   /** Sends a request (header v1: api key, version, correlation id, client id) and awaits its answer. */
-  request(
+  /** Sends a request and resolves with a copy of its answer's body. */
+  request(apiKey: number, version: number, body: Buffer): Promise<Buffer> {
+    return this.ask(apiKey, version, body, (payload) => Buffer.from(payload));
+  }
+
+  /**
+   * Sends a request (header v1: api key, version, correlation id, client id) and resolves with
+   * what `use` makes of the answer's body. `use` runs as the answer arrives and must not keep
+   * the body: its buffer holds the next answer after it (a search reads megabytes through a few
+   * buffers, not through a new one per answer).
+   */
+  ask<T>(
     apiKey: number,
     version: number,
     body: Buffer,
+    use: (payload: Buffer) => T,
     timeoutMs = REQUEST_TIMEOUT_MS,
-  ): Promise<Buffer> {
+  ): Promise<T> {
     if (this.#failure) return Promise.reject(this.#failure);
     const correlation = ++this.#correlation;
     const header = new Writer()
@@ -101,12 +130,19 @@ export class BrokerConnection {
       .bytes();
     const size = Buffer.alloc(4);
     size.writeInt32BE(header.length + body.length);
-    return new Promise<Buffer>((resolve, reject) => {
+    return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#waiting.delete(correlation);
         reject(new BrokerConnectionError(`no answer from the broker in ${timeoutMs} ms`));
       }, timeoutMs);
-      this.#waiting.set(correlation, { resolve, reject, timer });
+      const take = (payload: Buffer) => {
+        try {
+          resolve(use(payload));
+        } catch (error) {
+          reject(error);
+        }
+      };
+      this.#waiting.set(correlation, { take, reject, timer });
       this.#socket.write(Buffer.concat([size, header, body]));
     });
   }
@@ -150,42 +186,66 @@ export class BrokerConnection {
     return answer;
   }
 
-  /** Frames: a size, then that many bytes. Chunks are joined once a whole frame is there. */
+  /**
+   * Frames: a size, then that many bytes, copied once into a buffer of that size as they come
+   * (a fetch's answer is megabytes in tens of chunks).
+   */
   #receive(chunk: Buffer): void {
-    this.#chunks.push(chunk);
-    this.#buffered += chunk.length;
-    while (this.#buffered >= this.#needed) {
-      const all =
-        this.#chunks.length === 1 ? (this.#chunks[0] as Buffer) : Buffer.concat(this.#chunks);
-      this.#chunks = [all];
+    let at = 0;
+    while (at < chunk.length) {
       if (this.#frame === undefined) {
-        const size = all.readInt32BE(0);
+        const take = Math.min(4 - this.#sizeFilled, chunk.length - at);
+        chunk.copy(this.#size, this.#sizeFilled, at, at + take);
+        this.#sizeFilled += take;
+        at += take;
+        if (this.#sizeFilled < 4) return;
+        const size = this.#size.readInt32BE(0);
         if (size < 4 || size > FRAME_MAX_BYTES) {
           this.#fail(new BrokerConnectionError(`an answer of ${size} bytes: not Kafka's protocol`));
           this.#socket.destroy();
           return;
         }
-        this.#frame = size;
-        this.#needed = 4 + size;
+        this.#frame = this.#frameOf(size);
+        this.#frameFilled = 0;
         continue;
       }
-      const frame = all.subarray(4, this.#needed);
-      const rest = all.subarray(this.#needed);
-      this.#chunks = rest.length > 0 ? [rest] : [];
-      this.#buffered = rest.length;
-      this.#frame = undefined;
-      this.#needed = 4;
-      this.#answer(frame);
+      const take = Math.min(this.#frame.length - this.#frameFilled, chunk.length - at);
+      chunk.copy(this.#frame, this.#frameFilled, at, at + take);
+      this.#frameFilled += take;
+      at += take;
+      if (this.#frameFilled === this.#frame.length) {
+        const frame = this.#frame;
+        this.#frame = undefined;
+        this.#sizeFilled = 0;
+        this.#answer(frame);
+      }
     }
+  }
+
+  /** A buffer of `size` bytes: a view of a spare one large enough, or a new one. */
+  #frameOf(size: number): Buffer {
+    const at = this.#spare.findIndex((spare) => spare.length >= size);
+    // Never from the shared pool: the buffer is used again whole.
+    if (at < 0) return Buffer.allocUnsafeSlow(size);
+    const [spare] = this.#spare.splice(at, 1);
+    return (spare as Buffer).subarray(0, size);
   }
 
   #answer(frame: Buffer): void {
     const correlation = frame.readInt32BE(0);
     const waiting = this.#waiting.get(correlation);
-    if (!waiting) return;
-    this.#waiting.delete(correlation);
-    clearTimeout(waiting.timer);
-    waiting.resolve(frame.subarray(4));
+    if (waiting) {
+      this.#waiting.delete(correlation);
+      clearTimeout(waiting.timer);
+      waiting.take(frame.subarray(4));
+    }
+    // Its whole buffer, for the next answer: `take` has done with it.
+    const whole = Buffer.from(
+      frame.buffer,
+      frame.byteOffset,
+      frame.buffer.byteLength - frame.byteOffset,
+    );
+    if (this.#spare.length < SPARE_FRAMES) this.#spare.push(whole);
   }
 
   #fail(error: Error): void {

@@ -21,7 +21,7 @@ import type { BrokerAddress, PartitionRange } from './tool-types.js';
 import { Reader, Writer } from './wire.js';
 
 /** Per fetch: the broker returns at least one whole batch even when it is larger. */
-export const FETCH_MAX_BYTES = 2 * 1024 * 1024;
+export const FETCH_MAX_BYTES = 512 * 1024;
 const FETCH_API_KEY = 1;
 const FETCH_VERSION = 11;
 const LIST_OFFSETS_API_KEY = 2;
@@ -108,9 +108,9 @@ class FetchScanner implements PartitionScanner {
     let records = 0;
     let failures = 0;
     while (offset < request.to) {
-      let answer: PartitionAnswer;
+      let fetched: Fetched;
       try {
-        answer = await this.#fetch(request.topic, request.partition, offset);
+        fetched = await this.#fetch(request, offset);
       } catch (error) {
         if (
           ++failures > RETRIES ||
@@ -121,22 +121,19 @@ class FetchScanner implements PartitionScanner {
         this.#leaders.delete(request.topic);
         continue;
       }
-      if (answer.errorCode === OFFSET_OUT_OF_RANGE && answer.logStartOffset > offset) {
+      if ('logStartOffset' in fetched) {
         // Retention removed it since the range was read: begin where the partition now does.
-        offset = answer.logStartOffset;
+        offset = fetched.logStartOffset;
         from = offset;
         continue;
       }
-      const read: BatchesRead = readBatches(answer.records, offset, answer.aborted, (record) => {
-        if (record.offset < request.to) request.visit(record);
-      });
-      records += read.records;
-      for (const [codec, count] of Object.entries(read.unreadable)) {
+      records += fetched.records;
+      for (const [codec, count] of Object.entries(fetched.unreadable)) {
         unreadable[codec] = (unreadable[codec] ?? 0) + count;
       }
       // Nothing whole came back: the end of what is stable (an open transaction), for now.
-      if (read.next === undefined || read.next <= offset) break;
-      offset = read.next;
+      if (fetched.next === undefined || fetched.next <= offset) break;
+      offset = fetched.next;
     }
     return { records, from, unreadable };
   }
@@ -202,24 +199,27 @@ class FetchScanner implements PartitionScanner {
     }
   }
 
-  async #fetch(topic: string, partition: number, offset: bigint): Promise<PartitionAnswer> {
+  /**
+   * One fetch from `offset`, its records visited as its answer arrives (the answer's buffer is
+   * used again after): what was read, or where the partition begins now when `offset` is gone.
+   */
+  async #fetch(request: ScanRequest, offset: bigint): Promise<Fetched> {
+    const { topic, partition } = request;
     const connection = await this.#connection(await this.#leader(topic, partition));
-    const payload = await connection.request(
-      FETCH_API_KEY,
-      FETCH_VERSION,
-      fetchRequest(topic, partition, offset),
-    );
-    const answer = decodeFetchResponse(payload).find(
-      (one) => one.topic === topic && one.partition === partition,
-    );
-    if (!answer) throw new Error(`the broker's fetch answer lacks ${topic}/${partition}`);
-    const { errorCode } = answer;
-    if (errorCode === 0 || errorCode === OFFSET_OUT_OF_RANGE) return answer;
-    const passing = RETRIABLE[errorCode];
-    if (passing) throw new Retriable(`${topic}/${partition}: ${passing}`);
-    throw new Error(
-      `${topic}/${partition}: the broker refused the fetch: ${REFUSALS[errorCode] ?? `error ${errorCode}`}`,
-    );
+    const body = fetchRequest(topic, partition, offset);
+    return connection.ask(FETCH_API_KEY, FETCH_VERSION, body, (payload): Fetched => {
+      const answer = decodeFetchResponse(payload).find(
+        (one) => one.topic === topic && one.partition === partition,
+      );
+      if (!answer) throw new Error(`the broker's fetch answer lacks ${topic}/${partition}`);
+      if (answer.errorCode === OFFSET_OUT_OF_RANGE && answer.logStartOffset > offset) {
+        return { logStartOffset: answer.logStartOffset };
+      }
+      check(answer.errorCode, topic, partition, 'fetch');
+      return readBatches(answer.records, offset, answer.aborted, (record) => {
+        if (record.offset < request.to) request.visit(record);
+      });
+    });
   }
 
   #connection({ host, port }: BrokerAddress): Promise<BrokerConnection> {
@@ -245,6 +245,9 @@ class FetchScanner implements PartitionScanner {
 }
 
 class Retriable extends Error {}
+
+/** A fetch's records read, or, when its offset is gone, where the partition begins now. */
+type Fetched = BatchesRead | { readonly logStartOffset: bigint };
 
 /** Throws for an error code: Retriable for one that passes once the leaders are asked again. */
 function check(errorCode: number, topic: string, partition: number, what: string): void {
