@@ -13,7 +13,7 @@ import {
   loadConsoleConfig,
   renderConfigHelp,
 } from '../config/index.js';
-import { createLogger } from '../observability/index.js';
+import { createLogger } from '../observability/logger.js';
 import { Auth, type AuthSettings } from './console/auth.js';
 import { ConsoleKafka } from './console/console-kafka.js';
 import { startConsoleServer } from './console/server.js';

@@ -3,13 +3,14 @@
  * root passes these on; no part reads the environment itself.
  */
 import type { Logger } from 'pino';
-import { CLIENT_DEFAULTS, type SigningClientOptions } from '../api-client/index.js';
+import { DEFAULTS as CLIENT_DEFAULTS, type SigningClientOptions } from '../api-client/settings.js';
 import {
   type BridgeSettings,
   defaultBridgeSettings,
   defaultLedgerMemoryBytes,
 } from '../consumers/settings.js';
-import { DOWNLOAD_TIMEOUT_MS, type FilePolicy, MAX_REDIRECTS } from '../files/index.js';
+import { DOWNLOAD_TIMEOUT_MS, MAX_REDIRECTS } from '../files/download-limits.js';
+import type { FilePolicy } from '../files/index.js';
 import type {
   KafkaClientSettings,
   KafkaConnectionOptions,

@@ -4,9 +4,9 @@
  * guess why its value no longer counts. Knobs that only tests and benchmarks turned became the
  * fixed values named here, each stated where docs/design.md describes its behaviour.
  */
-import { CLIENT_DEFAULTS } from '../api-client/index.js';
+import { DEFAULTS as CLIENT_DEFAULTS } from '../api-client/settings.js';
 import { defaultBridgeSettings } from '../consumers/settings.js';
-import { DOWNLOAD_TIMEOUT_MS, MAX_REDIRECTS } from '../files/index.js';
+import { DOWNLOAD_TIMEOUT_MS, MAX_REDIRECTS } from '../files/download-limits.js';
 
 export interface RemovedVariable {
   /** The variable to set instead, when one does the same job. */

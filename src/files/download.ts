@@ -9,10 +9,7 @@ import { fetchFailed, refused } from './file-errors.js';
 import { NonPublicAddress } from './guarded-lookup.js';
 import { checkUrl, privateAddressMessage, type UrlPolicy } from './url-check.js';
 
-/** Redirects the service's downloads follow, each to a URL that passes the same checks. */
-export const MAX_REDIRECTS = 3;
-/** A download's deadline, redirects included. */
-export const DOWNLOAD_TIMEOUT_MS = 30_000;
+export { DOWNLOAD_TIMEOUT_MS, MAX_REDIRECTS } from './download-limits.js';
 
 export interface DownloadPolicy extends UrlPolicy {
   readonly maxBytes: number;

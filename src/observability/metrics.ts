@@ -7,7 +7,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { type CallInfo, OUTAGE_CAUSES } from '../api-client/index.js';
 import type { BridgeObserver, CircuitState } from '../consumers/index.js';
-import type { ErrorCode } from '../error-codes.js';
+import { DEAD_LETTER_REASONS } from '../producers/dead-letter.js';
 import { COMMAND_TYPES } from '../schemas/messages/index.js';
 import { type BudgetMetrics, budgetMetrics } from './budget-metrics.js';
 import { callOutcome } from './call-outcome.js';
@@ -25,12 +25,6 @@ export interface Metrics {
 
 const PREFIX = 'signing_bridge_';
 const CIRCUIT_VALUE: Record<CircuitState, number> = { closed: 0, 'half-open': 1, open: 2 };
-/** Why a record goes to the dead-letter topic: the codes of the errors that reject one. */
-export const DEAD_LETTER_REASONS: readonly ErrorCode[] = [
-  'SB_ERR_COMMAND_INVALID',
-  'SB_ERR_COMMAND_LIMIT_EXCEEDED',
-  'SB_ERR_COMMAND_CRASH_LOOP',
-];
 /**
  * Gauges prom-client names with `_total`, which Prometheus keeps for counters (promtool refuses
  * them); their unsuffixed twins (by type) remain.

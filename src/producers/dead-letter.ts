@@ -11,6 +11,7 @@
  * The original stays in its source topic, at the position the headers give, until that topic's
  * retention.
  */
+import type { ErrorCode } from '../error-codes.js';
 import type { SigningBridgeError } from '../errors.js';
 import {
   bytesExcerpt,
@@ -77,6 +78,13 @@ export const OPTIONAL_DLQ_HEADERS: ReadonlyArray<keyof typeof DLQ_HEADERS> = [
 
 /** Every header name the dead-letter topic's records carry starts with this. */
 export const DLQ_HEADER_PREFIX = 'dlq-';
+
+/** Why a record goes to the dead-letter topic: the codes of the errors that reject one. */
+export const DEAD_LETTER_REASONS: readonly ErrorCode[] = [
+  'SB_ERR_COMMAND_INVALID',
+  'SB_ERR_COMMAND_LIMIT_EXCEEDED',
+  'SB_ERR_COMMAND_CRASH_LOOP',
+];
 
 export interface DeadLetterLimits {
   /** The dead-letter topic's max.message.bytes. */

@@ -124,7 +124,8 @@ export class FailureTally {
     return [...this.#unknown.values()].sort(
       (a, b) =>
         Number(a.settledBy !== undefined) - Number(b.settledBy !== undefined) ||
-        b.at.localeCompare(a.at),
+        // ISO times, compared as text (no locale: ICU's collation data would cost memory).
+        (a.at < b.at ? 1 : a.at > b.at ? -1 : 0),
     );
   }
 }

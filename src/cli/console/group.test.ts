@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { InstanceStatus } from '../../observability/index.js';
+import type { InstanceStatus } from '../../observability/status.js';
 import { topicNames } from '../../schemas/messages/index.js';
 import { groupView } from './group.js';
 

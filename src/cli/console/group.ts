@@ -5,7 +5,7 @@
  * `groupView` joins them (pure); `readGroup` asks for them.
  */
 import type { GroupDescription } from '../../kafka/index.js';
-import type { InstanceStatus } from '../../observability/index.js';
+import type { InstanceStatus } from '../../observability/status.js';
 import type { CommandType, TopicNames } from '../../schemas/messages/index.js';
 import type { ConsoleKafka } from './console-kafka.js';
 import { askStatus, type InstanceAnswer, instanceUrls } from './instances.js';

@@ -5,9 +5,9 @@
  * else, is named with why, never taken for one that is idle.
  */
 import { lookup } from 'node:dns/promises';
-import { Readable } from 'node:stream';
+import { type ClientRequest, get as httpGet } from 'node:http';
 import { readCapped, TooLarge } from '../../files/capped-body.js';
-import { InstanceStatus } from '../../observability/index.js';
+import { InstanceStatus } from '../../observability/status.js';
 
 const STATUS_TIMEOUT_MS = 1_500;
 const STATUS_MAX_BYTES = 1_048_576;
@@ -51,34 +51,50 @@ export async function instanceUrls(
   return { urls: [...new Set(urls)], problems };
 }
 
-export async function askStatus(url: string): Promise<InstanceAnswer> {
-  try {
-    const response = await fetch(`${url}/status`, {
-      signal: AbortSignal.timeout(STATUS_TIMEOUT_MS),
-      redirect: 'error',
-    });
-    if (response.status !== 200) return { url, problem: `/status answered ${response.status}` };
-    const text = await boundedText(response);
-    const parsed = InstanceStatus.safeParse(JSON.parse(text));
-    return parsed.success
-      ? { url, status: parsed.data }
-      : { url, problem: 'answered /status with something that is not a status' };
-  } catch (error) {
-    if (error instanceof TooLarge)
-      return { url, problem: `/status is larger than ${STATUS_MAX_BYTES} bytes` };
-    const { name, message } = error as Error;
-    if (name === 'TimeoutError') return { url, problem: `no answer in ${STATUS_TIMEOUT_MS} ms` };
-    return { url, problem: name === 'SyntaxError' ? '/status is not JSON' : message };
-  }
+/**
+ * GET <url>/status over node:http (not fetch, which would load a second HTTP client into the
+ * console's memory for one small question).
+ */
+export function askStatus(url: string): Promise<InstanceAnswer> {
+  return new Promise((resolve) => {
+    const settle = (answer: Omit<InstanceAnswer, 'url'>) => resolve({ url, ...answer });
+    let request: ClientRequest;
+    try {
+      request = httpGet(`${url}/status`, { timeout: STATUS_TIMEOUT_MS }, (response) => {
+        if (response.statusCode !== 200) {
+          response.resume();
+          settle({ problem: `/status answered ${response.statusCode}` });
+          return;
+        }
+        readCapped(response, STATUS_MAX_BYTES, response.headers['content-length'])
+          .then((body) => settle(statusOf(Buffer.from(body).toString('utf8'))))
+          .catch((error: unknown) =>
+            settle({
+              problem:
+                error instanceof TooLarge
+                  ? `/status is larger than ${STATUS_MAX_BYTES} bytes`
+                  : (error as Error).message,
+            }),
+          );
+      });
+    } catch (error) {
+      settle({ problem: (error as Error).message });
+      return;
+    }
+    request.on('timeout', () => request.destroy(new Error(`no answer in ${STATUS_TIMEOUT_MS} ms`)));
+    request.on('error', (error) => settle({ problem: error.message }));
+  });
 }
 
-async function boundedText(response: Response): Promise<string> {
-  if (!response.body) return '';
-  const body = Readable.fromWeb(response.body as never);
-  const bytes = await readCapped(
-    body,
-    STATUS_MAX_BYTES,
-    response.headers.get('content-length') ?? undefined,
-  );
-  return Buffer.from(bytes).toString('utf8');
+function statusOf(text: string): Omit<InstanceAnswer, 'url'> {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { problem: '/status is not JSON' };
+  }
+  const parsed = InstanceStatus.safeParse(json);
+  return parsed.success
+    ? { status: parsed.data }
+    : { problem: 'answered /status with something that is not a status' };
 }

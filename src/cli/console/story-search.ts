@@ -85,7 +85,7 @@ export async function searchStory(
   });
   const notes = (await Promise.all(reads)).sort(
     (a, b) =>
-      ROLE_ORDER.indexOf(a.role) - ROLE_ORDER.indexOf(b.role) || a.topic.localeCompare(b.topic),
+      ROLE_ORDER.indexOf(a.role) - ROLE_ORDER.indexOf(b.role) || (a.topic < b.topic ? -1 : 1),
   );
   const ledger = ledgerValue ? decodeEntry(ledgerValue.toString()) : undefined;
   return {

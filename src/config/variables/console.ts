@@ -86,15 +86,18 @@ const names: TextSchema<string[]> = z.string().transform((value) =>
     .filter((entry) => entry !== ''),
 );
 
-/** `http(s)://host:port` base URLs, or `dns:<name>:<port>`: every address a name resolves to. */
+/**
+ * `http://host:port` base URLs (the bridge's HTTP_PORT speaks plain HTTP), or `dns:<name>:<port>`:
+ * every address a name resolves to.
+ */
 const instances: TextSchema<string[]> = names.pipe(
   z
     .array(
       z
         .string()
         .regex(
-          /^(https?:\/\/[^\s/?#]+|dns:[A-Za-z0-9.-]{1,253}:\d{1,5})$/,
-          'must be http(s)://host:port base URLs or dns:<name>:<port>, separated by commas',
+          /^(http:\/\/[^\s/?#]+|dns:[A-Za-z0-9.-]{1,253}:\d{1,5})$/,
+          'must be http://host:port base URLs or dns:<name>:<port>, separated by commas',
         ),
     )
     .max(64, 'must name at most 64 instances'),

@@ -1,4 +1,4 @@
-import { CLIENT_DEFAULTS } from '../../api-client/index.js';
+import { DEFAULTS as CLIENT_DEFAULTS } from '../../api-client/settings.js';
 import { flag, hostPatterns, integer } from '../parsers.js';
 import type { Variable } from '../variable.js';
 

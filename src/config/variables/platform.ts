@@ -1,9 +1,11 @@
+// The client's settings and signature modules, not its index: reading the configuration (every
+// operator command, the console) need not load the HTTP client itself.
 import {
-  CLIENT_DEFAULTS,
-  DEFAULT_HEADER_PREFIX,
+  DEFAULTS as CLIENT_DEFAULTS,
   MAX_CALL_MS,
   MAX_RESPONSE_BYTES_LIMIT,
-} from '../../api-client/index.js';
+} from '../../api-client/settings.js';
+import { DEFAULT_HEADER_PREFIX } from '../../api-client/signature.js';
 import { decimal, headerPrefix, httpUrl, integer, oneOf, text } from '../parsers.js';
 import type { Variable } from '../variable.js';
 

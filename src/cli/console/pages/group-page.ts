@@ -1,5 +1,5 @@
 /** The group page: what the consumer group and each instance are doing, refreshed live. */
-import type { InstanceStatus } from '../../../observability/index.js';
+import type { InstanceStatus } from '../../../observability/status.js';
 import type { GroupView } from '../group.js';
 import { type Html, html, query } from '../html.js';
 

@@ -1,7 +1,7 @@
 /** The dead letters pages: the list with its filter, one dead letter, and what sending back did. */
 import { headerText } from '../../../kafka/index.js';
-import { DEAD_LETTER_REASONS } from '../../../observability/metrics.js';
 import { maskPersonalData } from '../../../personal-data.js';
+import { DEAD_LETTER_REASONS } from '../../../producers/dead-letter.js';
 import { COMMAND_TYPES } from '../../../schemas/messages/index.js';
 import type { Identity } from '../auth.js';
 import { type Html, html, query } from '../html.js';
