@@ -1,11 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ConfigInvalid } from '../errors.js';
+import { renderVariablesTable } from './docs.js';
 import { loadConsoleConfig } from './load.js';
-import { parseTokenLines } from './variables/console.js';
+import { CONSOLE, parseTokenLines } from './variables/console.js';
 
 const TOKEN = 'a'.repeat(24);
 const dir = mkdtempSync(join(tmpdir(), 'console-config-'));
@@ -121,5 +122,18 @@ describe('loadConsoleConfig', () => {
         CONSOLE_INSTANCES: 'bridge:8080/status',
       }),
     ).toEqual([{ path: 'CONSOLE_INSTANCES', rule: expect.stringMatching(/base URLs or dns:/) }]);
+  });
+});
+
+describe('docs/console.md', () => {
+  it("when the console's variables change, then the doc's table says what the table says", () => {
+    const doc = readFileSync(new URL('../../docs/console.md', import.meta.url), 'utf8');
+    const start = doc.indexOf('<!-- console-variables');
+    const table = doc
+      .slice(doc.indexOf('\n', start) + 1, doc.indexOf('<!-- end console-variables -->'))
+      .trim();
+    expect(table, 'docs/console.md: copy the table renderVariablesTable(CONSOLE) makes').toBe(
+      renderVariablesTable(CONSOLE),
+    );
   });
 });

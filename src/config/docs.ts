@@ -66,6 +66,13 @@ function essentials(): string {
   ].join('\n');
 }
 
+/** A table of variables as configuration.md's sections have them (docs/console.md's, say). */
+export function renderVariablesTable(variables: readonly Variable[]): string {
+  return ['| Variable | Default | Description |', '|---|---|---|', ...variables.map(row)].join(
+    '\n',
+  );
+}
+
 function row(variable: Variable): string {
   const secret = variable.secret ? ' Secret: never logged.' : '';
   const description = escapeCell(variable.description + secret);

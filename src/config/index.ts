@@ -1,4 +1,4 @@
-export { CONFIG_DOC_PATH, renderConfigDoc } from './docs.js';
+export { CONFIG_DOC_PATH, renderConfigDoc, renderVariablesTable } from './docs.js';
 export { renderConfigHelp } from './help.js';
 export { loadConfig, loadConsoleConfig, loadKafkaConfig } from './load.js';
 export { configSummary } from './summary.js';
