@@ -40,6 +40,7 @@ import {
 } from '../support/service-pipeline.js';
 import { signingContracts } from '../support/signing-contracts.js';
 import { testLogger } from '../support/test-logger.js';
+import { waitUntil } from '../support/wait.js';
 import { type Browser, openBrowser, screenshot } from './support/browser.js';
 
 const PARTITIONS = 3;
@@ -338,6 +339,47 @@ describe('the console in a browser', () => {
 });
 
 describe('the console over HTTP, at its bounds', () => {
+  it('when all matching dead letters are sent back and the record comes back each time, then after CONSOLE_REPLAY_LIMIT (3) times it is refused, saying why', async () => {
+    const since = new Date().toISOString();
+    const bizId = `loop-${run}`;
+    const commandId = `${run}-loop`;
+    const bad = JSON.stringify({ commandId, bizId, payload: { pass: 'nope' } });
+    await pipeline.sender.sendRaw(pipeline.topics.commands.approve, bizId, bad);
+    const letters = () =>
+      pipeline.reader.records.filter(
+        (r) =>
+          r.topic === pipeline.topics.deadLetter &&
+          r.value?.includes(commandId) &&
+          r.headers['dlq-error-code'],
+      ).length;
+    const form = new URLSearchParams({ all: 'matching', type: 'approve', since }).toString();
+    const sendAll = async () => {
+      const response = await fetch(`${base}/letters/send`, {
+        method: 'POST',
+        headers: { ...bearer, 'content-type': 'application/x-www-form-urlencoded' },
+        body: form,
+      });
+      expect(response.status).toBe(200);
+      return response.text();
+    };
+    for (let round = 1; round <= 3; round++) {
+      await pipeline.reader.waitUntil(() => letters() === round, 30_000, `dead letter ${round}`);
+      expect(await sendAll()).toContain('1 dead letter sent back.');
+    }
+    await pipeline.reader.waitUntil(() => letters() === 4, 30_000, 'dead letter 4');
+    const refused = await sendAll();
+    expect(refused).toContain('Nothing was sent back.');
+    expect(refused).toContain(
+      'its record was sent back 3 times already and came back each time (the limit is 3)',
+    );
+    // Four actions, four audit lines (the log is written as the page is, not before it).
+    const audited = () =>
+      consoleRun.output.stdout
+        .split('\n')
+        .filter((line) => line.includes('"action":"send back"') && line.includes(commandId)).length;
+    await waitUntil(audited, { what: 'four audit lines', until: (count) => count === 4 });
+  });
+
   it("when a bizId's records are older than the newest CONSOLE_SCAN_RECORDS of its partition, then the page says so and the next page reads them; once removed by retention, it says that", async () => {
     const bizId = `paged-${run}`;
     const partition = keyPartition(Buffer.from(bizId), PARTITIONS);

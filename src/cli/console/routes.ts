@@ -210,7 +210,12 @@ export const ROUTES: readonly Route[] = [
           bizId: letter.original.key?.toString(),
           to: `${to.topic}/${to.partition}/${to.offset}`,
         })),
-        refused: result.refused.map(({ entry, reason }) => ({ letter: idOf(entry), reason })),
+        refused: result.refused.map(({ entry, reason }) => ({
+          letter: idOf(entry),
+          commandId: entry.letter.commandId,
+          bizId: entry.letter.original.key?.toString(),
+          reason,
+        })),
         missing: result.missing,
       });
       answer(asked, 'Dead letters sent back', 'letters', sendBackBody(result));
