@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { inboundRecord } from '../../test/support/inbound-record.js';
 import { type InboundRecord, keyPartition } from '../kafka/index.js';
 import { LedgerReader } from '../ledger/index.js';
 import { CrashGuard } from '../partitions/crash-guard.js';
@@ -23,17 +24,8 @@ function bizIds(count: number, partition: number, wanted: boolean): string[] {
   return found;
 }
 
-function record(bizId: string, offset: number): InboundRecord {
-  return {
-    topic,
-    partition: 0,
-    offset: String(offset),
-    key: Buffer.from(bizId),
-    value: Buffer.from('{}'),
-    headers: {},
-    timestamp: '0',
-  };
-}
+const record = (bizId: string, offset: number) =>
+  inboundRecord({ topic, offset, key: bizId, value: '{}' });
 
 /**
  * Intake on partition 0 of the remind topic, with a scheduler that notes what it is given and

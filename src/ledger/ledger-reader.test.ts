@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { InboundRecord, OutboundRecord } from '../kafka/index.js';
+import { asRead } from '../../test/support/inbound-record.js';
+import type { OutboundRecord } from '../kafka/index.js';
 import { EMPTY_ENTRY, withCommandEnded } from './entry.js';
 import { LedgerReader } from './ledger-reader.js';
 import {
@@ -19,19 +20,8 @@ const doneOf = (stored: string | undefined) =>
   stored === undefined ? undefined : JSON.parse(stored.slice(stored.indexOf('|') + 1)).done;
 
 let offset = 0;
-function inbound(record: OutboundRecord): InboundRecord {
-  const bytes = (value: string | Buffer | null) =>
-    value === null ? null : Buffer.isBuffer(value) ? value : Buffer.from(value);
-  return {
-    topic: record.topic,
-    partition: 0,
-    offset: String(offset++),
-    key: bytes(record.key),
-    value: bytes(record.value),
-    headers: {},
-    timestamp: '0',
-  };
-}
+const inbound = (record: OutboundRecord) =>
+  asRead(record, { partition: 0, offset: offset++, timestamp: 0 });
 
 function read(records: OutboundRecord[]) {
   const reader = new LedgerReader(self);

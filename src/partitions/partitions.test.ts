@@ -1,7 +1,8 @@
 import pino from 'pino';
 import { describe, expect, it, vi } from 'vitest';
+import { asRead } from '../../test/support/inbound-record.js';
 import { KafkaWriteFailed, LedgerUnwritable } from '../errors.js';
-import type { InboundRecord, OutboundRecord, TopicPartitions } from '../kafka/index.js';
+import type { OutboundRecord, TopicPartitions } from '../kafka/index.js';
 import { Ledger } from '../ledger/index.js';
 import { Outbox } from '../producers/index.js';
 import { fetchPlan } from './fetch-plan.js';
@@ -65,7 +66,7 @@ function driver(
     partitions.onLedgerBatch({
       topic: 'ledger',
       partition,
-      records: records.map((r, i) => inbound(r, partition, i)),
+      records: records.map((r, offset) => asRead(r, { partition, offset, timestamp: 0 })),
       resolve: () => {},
     });
   };
@@ -79,18 +80,6 @@ function driver(
     isFetched,
     clearQueued,
     onLedgerUnwritable,
-  };
-}
-
-function inbound(record: OutboundRecord, partition: number, offset: number): InboundRecord {
-  return {
-    topic: record.topic,
-    partition,
-    offset: String(offset),
-    key: record.key === null ? null : Buffer.from(record.key),
-    value: record.value === null ? null : Buffer.from(record.value),
-    headers: {},
-    timestamp: '0',
   };
 }
 

@@ -1,6 +1,7 @@
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ROOMY_DEAD_LETTER_LIMITS } from '../../../test/support/dead-letters.js';
+import { inboundRecord } from '../../../test/support/inbound-record.js';
 import {
   CommandOutcomeUnknown,
   FileFetchFailed,
@@ -34,15 +35,15 @@ function remindRecord(
   timestamp = String(Date.now()),
 ): InboundRecord {
   const command = { commandId: 'c-1', bizId: 'biz-1', payload: { contractId } };
-  return {
+  const value = JSON.stringify(command);
+  return inboundRecord({
     topic: topics.commands.remind,
     partition,
     offset,
-    key: Buffer.from('biz-1'),
-    value: Buffer.from(JSON.stringify(command)),
-    headers: {},
+    key: 'biz-1',
+    value,
     timestamp,
-  };
+  });
 }
 
 interface Setup {
