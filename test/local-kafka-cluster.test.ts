@@ -8,7 +8,6 @@
  *
  *   npx vitest run --project integration test/local-kafka-cluster.test.ts
  */
-import { randomUUID } from 'node:crypto';
 import {
   type Admin,
   ConfigResourceTypes,
@@ -23,9 +22,10 @@ import {
   type PartitionReplicas,
   startLocalCluster,
 } from '../scripts/local-kafka/cluster.js';
-import { waitUntil } from './support/wait.js';
+import { readTopic } from './support/topic-reader.js';
+import { uniqueId } from './support/unique.js';
 
-const topic = `cluster-${randomUUID().slice(0, 8)}`;
+const topic = uniqueId('cluster');
 const PARTITIONS = 3;
 /** Every value a write acknowledged with acks=all, in the order written. */
 const acknowledged: string[] = [];
@@ -80,28 +80,10 @@ async function topicPartitions(): Promise<PartitionReplicas[]> {
 
 const sorted = (ids: number[]) => [...ids].sort((a, b) => a - b);
 
-/** Every value the topic holds, read from the beginning by a new consumer group. */
-async function readEverything(): Promise<string[]> {
-  const consumer = kafka.consumer({ groupId: `reader-${randomUUID()}`, maxWaitTimeInMs: 100 });
-  const values: string[] = [];
-  await consumer.connect();
-  try {
-    await consumer.subscribe({ topic, fromBeginning: true });
-    await consumer.run({
-      eachMessage: async ({ message }) => {
-        values.push(String(message.value));
-      },
-    });
-    await waitUntil(() => values.length, {
-      until: (count) => count >= acknowledged.length,
-      what: `the ${acknowledged.length} acknowledged records read back`,
-      timeoutMs: 60_000,
-      intervalMs: 200,
-    });
-    return values;
-  } finally {
-    await consumer.disconnect();
-  }
+/** Every value the topic holds now, sorted. */
+async function everythingStored(): Promise<string[]> {
+  const records = await readTopic([...cluster.brokers], topic);
+  return records.map((record) => String(record.value)).sort();
 }
 
 /** The broker's answer that a refused write carries, under kafkajs' own wrapper. */
@@ -185,7 +167,7 @@ describe('a local cluster of three KRaft nodes', () => {
     for (const { isr } of await topicPartitions()) expect(sorted(isr)).toEqual([1, 2, 3]);
 
     await writeAcknowledged();
-    expect((await readEverything()).sort()).toEqual([...acknowledged].sort());
+    expect(await everythingStored()).toEqual([...acknowledged].sort());
   });
 
   it('when a node is killed with SIGKILL, then the others lead every partition and take writes; started again, it is back in sync and nothing acknowledged is lost', async () => {
@@ -199,7 +181,7 @@ describe('a local cluster of three KRaft nodes', () => {
     await cluster.start(1);
     const report = await cluster.waitInSync({ topics: [topic] });
     expect(report.underReplicated).toEqual([]);
-    expect((await readEverything()).sort()).toEqual([...acknowledged].sort());
+    expect(await everythingStored()).toEqual([...acknowledged].sort());
   });
 
   it('when asked for fewer than three nodes, then it refuses before starting any', async () => {
