@@ -53,6 +53,7 @@ export function composeService(config: Config, log: Logger): Service {
   const metrics = createMetrics({
     ready: () => bridge.ready,
     kafkaConnected: () => bridge.kafkaConnected,
+    leaseHeld: () => bridge.leaseHeld,
   });
   const tracing = createTracing(tracingSettings(config), log);
   const observed = observers({ metrics, log: commandLog(log), tracing });

@@ -4,9 +4,15 @@
  * breaker around. Each part is built after everything it uses.
  */
 import type { Logger } from 'pino';
-import { BATCH_OVERHEAD_BYTES, type GroupConsumer, type RecordProducer } from '../kafka/index.js';
+import { PartitionReleased } from '../errors.js';
+import {
+  BATCH_OVERHEAD_BYTES,
+  type GroupConsumer,
+  LEASE_MS,
+  type RecordProducer,
+} from '../kafka/index.js';
 import { EvictionLog, Ledger } from '../ledger/index.js';
-import { Partitions } from '../partitions/index.js';
+import { Lease, Partitions } from '../partitions/index.js';
 import { CommandPublisher, Outbox } from '../producers/index.js';
 import type { CommandType } from '../schemas/messages/index.js';
 import { CircuitBreaker } from './circuit-breaker.js';
@@ -40,6 +46,8 @@ export interface WriteLimits {
 export interface Engine {
   readonly intake: Intake;
   readonly partitions: Partitions;
+  /** This instance's lease on its partitions (src/partitions/lease.ts). */
+  readonly lease: Lease;
   readonly scheduler: KeyScheduler<Job>;
   readonly breaker: CircuitBreaker;
   readonly outbox: Outbox;
@@ -70,8 +78,10 @@ export function createEngine(
   const typeOf = new Map(
     Object.entries(topics.commands).map(([type, topic]) => [topic, type as CommandType]),
   );
+  const lease = new Lease(LEASE_MS);
   const outbox = new Outbox({
     sink: (records) => io.producer.send(records),
+    refusal: () => (lease.holds() ? undefined : leaseEnded()),
     lingerMs: OUTBOX_LINGER_MS,
     maxRecords: OUTBOX_MAX_RECORDS,
     maxBatchBytes: Math.min(...Object.values(io.writeLimits)) - BATCH_OVERHEAD_BYTES,
@@ -135,9 +145,11 @@ export function createEngine(
     topics: { commands: commandTopics, ledger: topics.ledger },
     ledger,
     outbox,
+    lease,
     clearQueued: (partition) => scheduler.clear((job) => job.record.partition === partition),
     onLedgerUnwritable: fail,
     onShareChange: (held) => options.onShareChange?.({ held, of: io.commandPartitions }),
+    onLease: ({ held, reason }) => observer.leaseChanged?.(held, reason),
     settings: {
       handoverTimeoutMs: settings.handoverTimeoutMs,
       abortGraceMs: ABORT_GRACE_MS,
@@ -177,5 +189,24 @@ export function createEngine(
     { ceiling: settings.maxInFlight, targetDelayMs: settings.eventLoopDelayTargetMs },
     scheduler,
   );
-  return { intake, partitions, scheduler, breaker, outbox, ledger, evictionLog, lag, governor };
+  return {
+    intake,
+    partitions,
+    lease,
+    scheduler,
+    breaker,
+    outbox,
+    ledger,
+    evictionLog,
+    lag,
+    governor,
+  };
+}
+
+/** Whatever waits to be written when the lease ends belongs to partitions given up. */
+function leaseEnded(): PartitionReleased {
+  return new PartitionReleased(
+    "this instance's lease on its partitions ended: nothing more is written for them",
+    { details: { partition: -1 } },
+  );
 }

@@ -1,5 +1,6 @@
 import pino from 'pino';
 import { describe, expect, it, vi } from 'vitest';
+import { heldLease } from '../../test/support/held-lease.js';
 import { inboundRecord } from '../../test/support/inbound-record.js';
 import { KafkaWriteFailed, PartitionReleased } from '../errors.js';
 import { keyPartition, type OutboundRecord } from '../kafka/index.js';
@@ -33,7 +34,7 @@ function forwardingFrom0(sink: (records: readonly OutboundRecord[]) => Promise<v
     observer: { recordForwarded },
     log: pino({ level: 'silent' }),
   });
-  const task = new PartitionTask(0, { phase: 'active' });
+  const task = new PartitionTask(0, { phase: 'active' }, heldLease);
   const job = (offset = '5') => {
     const stray = record(strayBizId(), offset);
     const made = newJob(stray, task, 'remind', 1_024);

@@ -13,6 +13,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { heldLease } from '../../test/support/held-lease.js';
 import { inboundRecord } from '../../test/support/inbound-record.js';
 import { keyPartition } from '../kafka/index.js';
 import { PartitionTask } from '../partitions/index.js';
@@ -52,7 +53,7 @@ async function settle(): Promise<void> {
 }
 
 async function simulate(log: string[], steps: Array<{ fetch: boolean; pick: number }>) {
-  const task = new PartitionTask(0, { phase: 'active' });
+  const task = new PartitionTask(0, { phase: 'active' }, heldLease);
   let position = 0;
   let seekTo: number | undefined;
   let paused = false;

@@ -162,7 +162,6 @@ describe('throttling', () => {
   it('when the client paces at the platform rate, then it is never throttled', async () => {
     await sim.admin.setFaults({ requestsPerSecond: 20 });
     const { client, calls } = recordingClient({ requestsPerSecond: 20 });
-    const started = performance.now();
     await Promise.all(
       Array.from({ length: 25 }, (_, i) =>
         client.createDraft({

@@ -1,6 +1,7 @@
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ROOMY_DEAD_LETTER_LIMITS } from '../../../test/support/dead-letters.js';
+import { heldLease } from '../../../test/support/held-lease.js';
 import { inboundRecord } from '../../../test/support/inbound-record.js';
 import {
   CommandOutcomeUnknown,
@@ -56,7 +57,7 @@ interface Setup {
 }
 
 // The task of the active partition 0 of the latest setup(): job() takes its records under it.
-let task = new PartitionTask(0, { phase: 'active' });
+let task = new PartitionTask(0, { phase: 'active' }, heldLease);
 
 /** A runner on the active partition 0, whose ledger holds that partition. */
 function setup({
@@ -64,10 +65,10 @@ function setup({
   sink = async () => {},
   partitionBytes,
 }: Setup = {}) {
-  task = new PartitionTask(0, { phase: 'active' });
+  task = new PartitionTask(0, { phase: 'active' }, heldLease);
   const sent: OutboundRecord[] = [];
   const ledger = new Ledger(topics.ledger, { partitionBytes });
-  ledger.adopt(0, new Map());
+  ledger.adopt(0, new Map(), 'acquisition');
   const retryScheduled = vi.fn();
   const commandFinished = vi.fn();
   const recordForwarded = vi.fn();

@@ -10,6 +10,7 @@ import pino from 'pino';
 import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { ROOMY_DEAD_LETTER_LIMITS } from '../../../test/support/dead-letters.js';
+import { heldLease } from '../../../test/support/held-lease.js';
 import { inboundRecord } from '../../../test/support/inbound-record.js';
 import type { CallInfo } from '../../api-client/index.js';
 import { SigningClient } from '../../api-client/index.js';
@@ -58,7 +59,7 @@ function platform(): MockAgent {
 
 function runner(task: PartitionTask, calls: CallInfo[]) {
   const ledger = new Ledger(topics.ledger, {});
-  ledger.adopt(task.partition, new Map());
+  ledger.adopt(task.partition, new Map(), 'acquisition');
   const outbox = recordingOutbox(async () => {}, []);
   const client = new SigningClient({
     baseUrl: ORIGIN,
@@ -107,7 +108,7 @@ function record(type: CommandType, n: number): InboundRecord {
 
 describe('a partition’s shared run signal', () => {
   it('when commands of every type have run (token and slot waits, throttled retries, refusals, successes), then no abort listener is left on it', async () => {
-    const task = new PartitionTask(0, { phase: 'active' });
+    const task = new PartitionTask(0, { phase: 'active' }, heldLease);
     const calls: CallInfo[] = [];
     const bridge = runner(task, calls);
     const runs = COMMAND_TYPES.flatMap((type) =>
