@@ -78,7 +78,7 @@ export function composeService(config: Config, log: Logger): Service {
     async start() {
       // Health first, so probes answer (alive, not ready) while the group is joined.
       if (config.HTTP_PORT > 0)
-        health = await serveHealth(config, metrics, log, () => bridge.ready);
+        health = await serveHealth(config, metrics, log, () => bridge.notReadyBecause());
       // A refused login fails here, named, instead of in a consumer that would retry forever.
       await tracing
         .start()
@@ -180,11 +180,16 @@ function warnUnlisted(log: Logger, { operation, bizId, contractId, unlisted }: C
   );
 }
 
-function serveHealth(config: Config, metrics: Metrics, log: Logger, ready: () => boolean) {
+function serveHealth(
+  config: Config,
+  metrics: Metrics,
+  log: Logger,
+  notReadyBecause: () => readonly string[],
+) {
   return startHealthServer({
     host: config.HTTP_HOST,
     port: config.HTTP_PORT,
-    ready,
+    notReadyBecause,
     registry: metrics.registry,
     log,
   });

@@ -47,14 +47,20 @@ export class Bridge {
    * lost them until the group answers again).
    */
   get ready(): boolean {
+    return this.notReadyBecause().length === 0;
+  }
+
+  /** Why it is not ready, one line each: empty when it is (see `ready`). */
+  notReadyBecause(): string[] {
+    if (!this.#ready) return ['starting or stopped'];
     const contact = this.#io?.consumer.lastContact();
     const { readinessTimeoutMs } = this.#options.settings;
-    return (
-      this.#ready &&
-      this.leaseHeld &&
-      contact !== undefined &&
-      performance.now() - contact < readinessTimeoutMs
-    );
+    const reasons = this.#engine?.readiness.reasons() ?? [];
+    if (contact === undefined || performance.now() - contact >= readinessTimeoutMs) {
+      reasons.push(`kafka: no word from the consumer group for ${readinessTimeoutMs} ms`);
+    }
+    if (!this.leaseHeld) reasons.push('lease: this instance may no longer act for its partitions');
+    return reasons;
   }
 
   /** Whether its lease on its partitions holds (src/partitions/lease.ts). */

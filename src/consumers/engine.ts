@@ -24,6 +24,7 @@ import { Intake } from './intake.js';
 import type { Job } from './job.js';
 import { KeyScheduler } from './key-scheduler.js';
 import { LagReport } from './lag-report.js';
+import { Readiness } from './readiness.js';
 import { CommandRunner } from './runner/command-runner.js';
 import type { BridgeObserver, BridgeOptions } from './settings.js';
 
@@ -48,6 +49,8 @@ export interface Engine {
   readonly partitions: Partitions;
   /** This instance's lease on its partitions (src/partitions/lease.ts). */
   readonly lease: Lease;
+  /** The causes that keep the bridge from being ready (readiness.ts). */
+  readonly readiness: Readiness;
   readonly scheduler: KeyScheduler<Job>;
   readonly breaker: CircuitBreaker;
   readonly outbox: Outbox;
@@ -193,6 +196,7 @@ export function createEngine(
     intake,
     partitions,
     lease,
+    readiness: new Readiness(),
     scheduler,
     breaker,
     outbox,

@@ -1,6 +1,7 @@
 /**
  * The service's only HTTP listener: /healthz (the process answers), /readyz (the bridge is
- * consuming) and /metrics (Prometheus). Nothing else is served; nothing routes work here.
+ * consuming: 503 naming why not) and /metrics (Prometheus). Nothing else is served; nothing
+ * routes work here.
  */
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -11,7 +12,8 @@ import type { Registry } from 'prom-client';
 export interface HealthServerOptions {
   readonly host: string;
   readonly port: number;
-  readonly ready: () => boolean;
+  /** Why the service is not ready, one line each; empty when it is. */
+  readonly notReadyBecause: () => readonly string[];
   readonly registry: Registry;
   readonly log: Logger;
 }
@@ -49,8 +51,11 @@ async function answer(req: IncomingMessage, res: ServerResponse, options: Health
   switch (path) {
     case '/healthz':
       return send(res, 200, 'ok\n');
-    case '/readyz':
-      return options.ready() ? send(res, 200, 'ready\n') : send(res, 503, 'not ready\n');
+    case '/readyz': {
+      const reasons = options.notReadyBecause();
+      if (reasons.length === 0) return send(res, 200, 'ready\n');
+      return send(res, 503, `not ready\n${reasons.map((r) => `- ${r}\n`).join('')}`);
+    }
     case '/metrics':
       return send(res, 200, await options.registry.metrics(), options.registry.contentType);
     default:
