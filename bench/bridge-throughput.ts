@@ -2,8 +2,8 @@
  * `npm run bench`: the bridge against a naive kafkajs baseline on the same kind of backlog (and,
  * with --pc, against Confluent's parallel-consumer doing the baseline's work), then
  * the drain of a backlog under the platform's rate limit; interactive commands behind a batch,
- * with priority classes and without; bridge processes sharing one budget; the bridge starting on
- * ledgers of years of history (see bench/README.md).
+ * with priority classes and without; bridge processes sharing one budget; a rolling deploy under
+ * a backlog; the bridge starting on ledgers of years of history (see bench/README.md).
  * The broker is a local one (or KAFKA_BROKERS), the simulator and every subject each run in a
  * child process of their own. Prints tables with PASS/FAIL per target and writes
  * bench/results/*.json; exits 0 whatever the verdicts (it is a measurement, not a test).
@@ -20,6 +20,7 @@ import {
   saveResult,
 } from './bridge/budget-report.js';
 import { subjectEntries } from './bridge/build.js';
+import { deployVerdicts, measureDeploy, printDeploy } from './bridge/deploy-run.js';
 import { measureDrain } from './bridge/drain-run.js';
 import { measureFairness } from './bridge/fairness-run.js';
 import { measureGroup } from './bridge/group-run.js';
@@ -84,18 +85,17 @@ async function main(): Promise<void> {
     simulator: { ...simulator, pid: simulator.child.pid, admin: new AdminClient(simulator.url) },
   };
   if (options.scenarios.has('throughput')) await throughput(run, loadAtStart);
+  /** A scenario's result and verdicts in bench/results/<name>.json, with the run's setting. */
+  const keep = async (name: Parameters<typeof saveResult>[0], result: object) => {
+    const file = await saveResult(name, { machine: machine(loadAtStart), options, ...result });
+    process.stdout.write(`written to ${fileURLToPath(file)}\n`);
+  };
   if (options.scenarios.has('fairness')) {
     progress(`fairness: ${options.fairness.reminds} reminders, then create-contracts`);
     const fairness = await measureFairness(run);
     const verdicts = fairnessVerdicts(fairness, options.drainRps);
     printFairness(fairness, verdicts);
-    const file = await saveResult('fairness', {
-      machine: machine(loadAtStart),
-      options,
-      fairness,
-      verdicts,
-    });
-    process.stdout.write(`written to ${fileURLToPath(file)}\n`);
+    await keep('fairness', { fairness, verdicts });
   }
   if (options.scenarios.has('hotkey')) {
     progress(
@@ -104,25 +104,19 @@ async function main(): Promise<void> {
     const hotkey = await measureHotkey(run);
     const verdicts = hotkeyVerdicts(hotkey);
     printHotkey(hotkey, verdicts);
-    const file = await saveResult('hotkey', {
-      machine: machine(loadAtStart),
-      options,
-      hotkey,
-      verdicts,
-    });
-    process.stdout.write(`written to ${fileURLToPath(file)}\n`);
+    await keep('hotkey', { hotkey, verdicts });
   }
   if (options.scenarios.has('group')) {
     const group = await measureGroup(run);
     const verdicts = groupVerdicts(group);
     printGroup(group, verdicts);
-    const file = await saveResult('group', {
-      machine: machine(loadAtStart),
-      options,
-      group,
-      verdicts,
-    });
-    process.stdout.write(`written to ${fileURLToPath(file)}\n`);
+    await keep('group', { group, verdicts });
+  }
+  if (options.scenarios.has('deploy')) {
+    const deploy = await measureDeploy(run);
+    const verdicts = deployVerdicts(deploy);
+    printDeploy(deploy, verdicts);
+    await keep('deploy', { deploy, verdicts });
   }
   if (options.scenarios.has('ledger')) {
     const ledger = await measureLedgerScale(run, loadAtStart);

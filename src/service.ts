@@ -54,6 +54,7 @@ export function composeService(config: Config, log: Logger): Service {
   const metrics = createMetrics({
     ready: () => bridge.ready,
     kafkaConnected: () => bridge.kafkaConnected,
+    leaseHeld: () => bridge.leaseHeld,
   });
   const tracing = createTracing(tracingSettings(config), log);
   const observed = observers({ metrics, log: commandLog(log), tracing });
@@ -83,10 +84,11 @@ export function composeService(config: Config, log: Logger): Service {
           instanceStatus({
             registry: metrics.registry,
             bridge: () => bridge.status(),
+            notReadyBecause: () => bridge.notReadyBecause(),
             budgetRps: config.SIGNING_RPS,
             startedAt,
           });
-        health = await serveHealth(config, metrics, log, () => bridge.ready, status);
+        health = await serveHealth(config, metrics, log, () => bridge.notReadyBecause(), status);
       }
       // A refused login fails here, named, instead of in a consumer that would retry forever.
       await tracing
@@ -193,13 +195,13 @@ function serveHealth(
   config: Config,
   metrics: Metrics,
   log: Logger,
-  ready: () => boolean,
+  notReadyBecause: () => readonly string[],
   status: () => Promise<object>,
 ) {
   return startHealthServer({
     host: config.HTTP_HOST,
     port: config.HTTP_PORT,
-    ready,
+    notReadyBecause,
     registry: metrics.registry,
     log,
     status,

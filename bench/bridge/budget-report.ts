@@ -133,7 +133,7 @@ function printVerdicts(verdicts: readonly Verdict[]): void {
 }
 
 export async function saveResult(
-  name: 'fairness' | 'hotkey' | 'group' | 'ledger-scale',
+  name: 'fairness' | 'hotkey' | 'group' | 'deploy' | 'ledger-scale',
   result: object,
 ): Promise<URL> {
   await mkdir(RESULTS, { recursive: true });

@@ -12,12 +12,15 @@ Scenarios, each selectable with --only (default: all, in this order):
               create-contract), 20 others sent after it (bench/results/hotkey.json)
   group       bridge processes sharing one platform budget while one is killed and one added
               (bench/results/group.json)
+  deploy      a rolling deploy under a rate-limited backlog: B joins, then A gets SIGTERM; the
+              delay it adds to each command against the same backlog without a deploy
+              (bench/results/deploy.json)
   ledger      the bridge starting on ledgers of 100k, 1M and 10M bizIds of history, 100k of
               them within the replay window; a rebalance on the 1M one; the longest, by far
               (bench/results/ledger-scale.json; also npm run bench:ledger)
 
   --only LIST            the scenarios to run, comma-separated
-                         (default throughput,fairness,hotkey,group,ledger)
+                         (default throughput,fairness,hotkey,group,deploy,ledger)
   --commands N           backlog of the throughput scenario (default 30000)
   --baseline-commands N  the baseline's backlog (default: --commands, at most 10000: the
                          baseline drains ~150/s, and throughput is a rate)
@@ -54,6 +57,11 @@ Scenarios, each selectable with --only (default: all, in this order):
   --group-overbudget-seconds S  first, the same processes given three times the budget (each
                          its old per-instance 20/s) for S s: what AIMD makes of it; 0 skips
                          (default 60)
+  --deploy-reminds N     reminders queued for the deploy scenario (default 400)
+  --deploy-contracts N   signing contracts they address (default 40)
+  --deploy-rps N         the group's SIGNING_RPS in the deploy scenario (default 5)
+  --deploy-join-after S  B joins S s after A consumes (default 10)
+  --deploy-stop-after S  A gets SIGTERM S s after B consumes (default 10)
   --ledger-sizes LIST    bizIds of history of each ledger; 0 first gives the baseline memory
                          (default 0,100000,1000000,10000000)
   --ledger-window N      bizIds of each ledger active within the replay window (default 100000)
@@ -71,7 +79,7 @@ Scenarios, each selectable with --only (default: all, in this order):
   -h, --help             show this help
 `;
 
-export const SCENARIOS = ['throughput', 'fairness', 'hotkey', 'group', 'ledger'] as const;
+export const SCENARIOS = ['throughput', 'fairness', 'hotkey', 'group', 'deploy', 'ledger'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 export interface Options {
@@ -108,6 +116,13 @@ export interface Options {
     readonly commands: number;
     readonly bridges: number;
     readonly overbudgetSeconds: number;
+  };
+  readonly deploy: {
+    readonly reminds: number;
+    readonly contracts: number;
+    readonly rps: number;
+    readonly joinAfterS: number;
+    readonly stopAfterS: number;
   };
   readonly ledger: {
     readonly sizes: readonly number[];
@@ -159,6 +174,11 @@ export function parseOptions(argv: string[]): Options | 'help' {
       'group-commands': { ...number, default: '20000' },
       'group-bridges': { ...number, default: '3' },
       'group-overbudget-seconds': { ...number, default: '60' },
+      'deploy-reminds': { ...number, default: '400' },
+      'deploy-contracts': { ...number, default: '40' },
+      'deploy-rps': { ...number, default: '5' },
+      'deploy-join-after': { ...number, default: '10' },
+      'deploy-stop-after': { ...number, default: '10' },
       'ledger-sizes': { ...number, default: '0,100000,1000000,10000000' },
       'ledger-window': { ...number, default: '100000' },
       'ledger-commands': { ...number, default: '1000' },
@@ -211,6 +231,13 @@ export function parseOptions(argv: string[]): Options | 'help' {
       commands: atLeast(1, 'group-commands', v['group-commands']),
       bridges: atLeast(2, 'group-bridges', v['group-bridges']),
       overbudgetSeconds: atLeast(0, 'group-overbudget-seconds', v['group-overbudget-seconds']),
+    },
+    deploy: {
+      reminds: atLeast(1, 'deploy-reminds', v['deploy-reminds']),
+      contracts: atLeast(1, 'deploy-contracts', v['deploy-contracts']),
+      rps: atLeast(1, 'deploy-rps', v['deploy-rps']),
+      joinAfterS: atLeast(0, 'deploy-join-after', v['deploy-join-after']),
+      stopAfterS: atLeast(0, 'deploy-stop-after', v['deploy-stop-after']),
     },
     ledger: {
       sizes: v['ledger-sizes'].split(',').map((size) => atLeast(0, 'ledger-sizes', size)),

@@ -35,7 +35,7 @@ export function historyTemplates(active: boolean): string[] {
       entries.push(withCommandEnded(entries.at(-1) ?? EMPTY_ENTRY, later, KEEP));
     }
   }
-  return entries.map((entry) => String(entryRecord('ledger', 0, '{B}', entry).value));
+  return entries.map((entry) => String(entryRecord('ledger', 0, '{B}', entry, undefined).value));
 }
 
 export interface HistoryPart {

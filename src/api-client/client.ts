@@ -16,7 +16,7 @@ import { longIdPaths } from '../schemas/platform/schema-paths.js';
 import { callContext } from './call-context.js';
 import { type FileSource, fileSuffixOf, multipartBody, readFileSource } from './file-upload.js';
 import { resolveSettings, type SigningClientOptions } from './settings.js';
-import { Transport } from './transport.js';
+import { type SendRecorder, Transport } from './transport.js';
 import { validateRequest } from './validation.js';
 
 export interface CallOptions {
@@ -28,6 +28,11 @@ export interface CallOptions {
    * (SigningClientOptions.priorityWeights). Just a name to the client.
    */
   readonly priority?: string;
+  /**
+   * Told right before each attempt's request is written (it may hold the attempt until it has
+   * recorded the call somewhere), and of each attempt that provably did not apply.
+   */
+  readonly recorder?: SendRecorder;
 }
 
 /** Add-by-file's form fields and its file; the suffix may be left to the file's path. */

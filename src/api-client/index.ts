@@ -29,3 +29,4 @@ export {
   md5Signature,
   md5Signer,
 } from './signature.js';
+export type { SendRecorder } from './transport.js';

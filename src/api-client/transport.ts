@@ -17,6 +17,7 @@ import { retryWithBackoff } from '../retry/retry.js';
 import type { UnlistedValue } from '../schemas/platform/answers.js';
 import { CallDeadline } from './call-deadline.js';
 import { type AttemptSpan, startAttemptSpan, UNTRACED } from './call-span.js';
+import { verdictOf } from './delivery.js';
 import { AnswerTooLarge, ExchangeFailed, type ExchangeRequest, exchange } from './http-exchange.js';
 import { RateControl } from './rate-control.js';
 import { type ReleaseSlot, RequestGate } from './request-gate.js';
@@ -33,10 +34,26 @@ export interface Call<R extends z.ZodType> {
   readonly context: CallContext;
 }
 
-/** What the caller says of one call: its abort signal and its priority for rate tokens. */
+/**
+ * For a caller that records each call before it may reach the platform (the bridge's ledger
+ * marks a step `started`): `beforeSend` runs for each attempt once it holds its rate token and a
+ * slot, right before the request is signed and handed to the dispatcher, and the attempt waits
+ * for it; if it rejects, nothing is sent and the attempt fails with its error as it is.
+ * `notApplied` is told of each attempt that provably did not apply (never written, refused before
+ * the operation could act: a 429, an authentication refusal, a maintenance page; or refused by
+ * the platform's own verdict), before the client waits to try again or gives up, so the record
+ * can be withdrawn meanwhile. An attempt in doubt (sent, no readable answer) is not told.
+ */
+export interface SendRecorder {
+  beforeSend(): Promise<void>;
+  notApplied(): void;
+}
+
+/** What the caller says of one call: its abort signal, its priority for rate tokens, its recorder. */
 export interface SendOptions {
   readonly signal?: AbortSignal | undefined;
   readonly priority?: string | undefined;
+  readonly recorder?: SendRecorder | undefined;
 }
 
 const JSON_CONTENT_TYPE = 'application/json;charset=UTF-8';
@@ -46,6 +63,8 @@ const JSON_CONTENT_TYPE = 'application/json;charset=UTF-8';
  * shape per attempt, filled in as the attempt goes.
  */
 class AttemptReport {
+  /** Its request was handed to the dispatcher: from then on, only the failure says how far it got. */
+  dispatched = false;
   httpStatus: number | undefined = undefined;
   slotWaitMs: number | undefined = undefined;
   error: SigningBridgeError<unknown> | undefined = undefined;
@@ -122,7 +141,7 @@ export class Transport {
   async #attempt<R extends z.ZodType>(
     call: Call<R>,
     attempt: number,
-    { signal, priority }: SendOptions,
+    { signal, priority, recorder }: SendOptions,
   ): Promise<z.output<R>> {
     const tokenWaitMs = await this.#rate.take(priority, signal);
     const span = this.#span(call, attempt);
@@ -131,18 +150,21 @@ export class Transport {
     const report = new AttemptReport();
     let retryAfter: string | undefined;
     try {
-      const answer = await this.#exchange(call, deadline, report);
+      const answer = await this.#exchange(call, deadline, report, recorder);
       report.httpStatus = answer.statusCode;
       retryAfter = answer.retryAfter;
       const { result, unlisted } = readResponse(call.result, answer, call.context);
       if (unlisted.length > 0) report.unlisted = unlisted;
       return result;
     } catch (error) {
-      // The steps above throw only catalogue errors.
+      // The steps above throw only catalogue errors, but for the recorder's own.
       report.error = error as SigningBridgeError<unknown>;
       // An answer cut off for its size did come, with a status.
       if (error instanceof ResponseTooLarge) report.httpStatus = error.details.httpStatus;
       this.#rate.answered(error, retryAfter);
+      if (recorder && (!report.dispatched || verdictOf(error).delivery !== 'in-doubt')) {
+        recorder.notApplied();
+      }
       // The caller's own abort is theirs to recognise, not a transport failure.
       signal?.throwIfAborted();
       throw error;
@@ -181,14 +203,16 @@ export class Transport {
   }
 
   /**
-   * A slot of the gate, then the request signed and dispatched at once; the slot is given back
-   * when the exchange settles. A failure of the wait or the exchange comes back as a catalogue
-   * error; a signer that throws is a bug and its error goes up as it is.
+   * A slot of the gate, the recorder's word, then the request signed and dispatched at once; the
+   * slot is given back when the exchange settles. A failure of the wait or the exchange comes
+   * back as a catalogue error; the recorder's refusal, or a signer that throws (a bug), goes up
+   * as it is.
    */
   async #exchange(
     call: Call<z.ZodType>,
     deadline: CallDeadline,
     report: AttemptReport,
+    recorder: SendRecorder | undefined,
   ): Promise<HttpAnswer> {
     const asked = performance.now();
     let release: ReleaseSlot;
@@ -201,7 +225,9 @@ export class Transport {
     }
     try {
       report.slotWaitMs = performance.now() - asked;
+      if (recorder) await recorder.beforeSend();
       const request = this.#request(call, deadline);
+      report.dispatched = true;
       return await exchange(this.#dispatcher, request).catch((failure: unknown) => {
         throw exchangeError(failure, call.context);
       });

@@ -1,5 +1,6 @@
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { asRead } from '../../test/support/inbound-record.js';
 import { KafkaWriteFailed, LedgerUnwritable } from '../errors.js';
 import type { Handlers } from '../handlers/types.js';
 import type {
@@ -72,7 +73,9 @@ function fakeKafka(
   let refusal: Error | undefined;
   const write = (records: readonly OutboundRecord[]) => {
     for (const record of records) {
-      if (record.topic === topics.ledger) ledger.push(inbound(record, ledger.length));
+      if (record.topic === topics.ledger) {
+        ledger.push(asRead(record, { offset: ledger.length, timestamp: 0 }));
+      }
     }
     fetchLedger();
   };
@@ -115,20 +118,6 @@ function fakeKafka(
     fail: (error: Error) => {
       for (const reject of hanging?.splice(0) ?? []) reject(error);
     },
-  };
-}
-
-function inbound(record: OutboundRecord, offset: number): InboundRecord {
-  const bytes = (value: string | Buffer | null) =>
-    value === null ? null : Buffer.isBuffer(value) ? value : Buffer.from(value);
-  return {
-    topic: record.topic,
-    partition: record.partition ?? 0,
-    offset: String(offset),
-    key: bytes(record.key),
-    value: bytes(record.value),
-    headers: {},
-    timestamp: '0',
   };
 }
 

@@ -51,18 +51,35 @@ export class Bridge {
    * True from the end of start() until stop() begins or the bridge fails for good (its consumer,
    * or its ledger refusing it), while its consumer has heard from the group within
    * readinessTimeoutMs (a broker outage or a lost membership turns it false until it consumes
-   * again).
+   * again) and its lease on its partitions holds (lease.ts: false from the moment it may have
+   * lost them until the group answers again).
    */
   get ready(): boolean {
+    return this.notReadyBecause().length === 0;
+  }
+
+  /** Why it is not ready, one line each: empty when it is (see `ready`). */
+  notReadyBecause(): string[] {
+    if (!this.#ready) return ['starting or stopped'];
     const contact = this.#io?.consumer.lastContact();
     const { readinessTimeoutMs } = this.#options.settings;
-    return this.#ready && contact !== undefined && Date.now() - contact < readinessTimeoutMs;
+    const reasons = this.#engine?.readiness.reasons() ?? [];
+    if (contact === undefined || performance.now() - contact >= readinessTimeoutMs) {
+      reasons.push(`kafka: no word from the consumer group for ${readinessTimeoutMs} ms`);
+    }
+    if (!this.leaseHeld) reasons.push('lease: this instance may no longer act for its partitions');
+    return reasons;
+  }
+
+  /** Whether its lease on its partitions holds (src/partitions/lease.ts). */
+  get leaseHeld(): boolean {
+    return this.#engine?.lease.holds() === true;
   }
 
   /** Whether the consumer heard from its group within the last 10 seconds. */
   get kafkaConnected(): boolean {
     const contact = this.#io?.consumer.lastContact();
-    return contact !== undefined && Date.now() - contact < KAFKA_CONTACT_WINDOW_MS;
+    return contact !== undefined && performance.now() - contact < KAFKA_CONTACT_WINDOW_MS;
   }
 
   /**
@@ -195,14 +212,17 @@ export class Bridge {
     });
     const running = consumer.run([...Object.values(topics.commands), topics.ledger], {
       onBatch: (batch) => engine.intake.onBatch(batch),
-      held: () => engine.partitions.assigned,
+      held: () => engine.partitions.held(),
       onAssignment: (partitions) => {
         engine.partitions.onAssignment(partitions);
         engine.lag.report();
         assigned();
       },
+      onHeartbeat: () => engine.partitions.onHeartbeat(),
       onCrash: (error, restarting) => {
         log.error({ err: error, restarting }, 'Kafka consumer failed');
+        // It left the group: its partitions may already be another member's.
+        engine.partitions.onCrash();
         if (!restarting) this.#fail(error);
       },
     });

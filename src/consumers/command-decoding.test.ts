@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { inboundRecord, type RecordFields } from '../../test/support/inbound-record.js';
 import { CommandInvalid, CommandLimitExceeded } from '../errors.js';
 import type { InboundRecord } from '../kafka/index.js';
 import { decodeCommand, MAX_REPORTED_FIELDS } from './command-decoding.js';
@@ -9,22 +10,11 @@ import { DEFAULT_RECORD_LIMITS } from './record-limits.js';
 const limits = { record: DEFAULT_RECORD_LIMITS, json: DEFAULT_JSON_LIMITS };
 const remind = { commandId: 'c-1', bizId: 'biz-1', payload: { contractId: 'K1' } };
 
-function record(
+const record = (
   value: string | Buffer | null,
   key: string | Buffer | null = 'biz-1',
-  extra: Partial<InboundRecord> = {},
-): InboundRecord {
-  return {
-    topic: 'commands.remind',
-    partition: 1,
-    offset: '9',
-    key: key === null ? null : Buffer.from(key),
-    value: value === null ? null : Buffer.from(value),
-    headers: {},
-    timestamp: '0',
-    ...extra,
-  };
-}
+  extra: RecordFields = {},
+) => inboundRecord({ partition: 1, offset: 9, key, value, ...extra });
 
 const decode = (r: InboundRecord, type: 'remind' | 'create-contract' = 'remind') =>
   decodeCommand(r, type, limits);

@@ -4,9 +4,15 @@
  * breaker around. Each part is built after everything it uses.
  */
 import type { Logger } from 'pino';
-import { BATCH_OVERHEAD_BYTES, type GroupConsumer, type RecordProducer } from '../kafka/index.js';
+import { PartitionReleased } from '../errors.js';
+import {
+  BATCH_OVERHEAD_BYTES,
+  type GroupConsumer,
+  LEASE_MS,
+  type RecordProducer,
+} from '../kafka/index.js';
 import { EvictionLog, Ledger } from '../ledger/index.js';
-import { Partitions } from '../partitions/index.js';
+import { Lease, Partitions } from '../partitions/index.js';
 import { CommandPublisher, Outbox } from '../producers/index.js';
 import type { CommandType } from '../schemas/messages/index.js';
 import { CircuitBreaker } from './circuit-breaker.js';
@@ -18,6 +24,7 @@ import { Intake } from './intake.js';
 import type { Job } from './job.js';
 import { KeyScheduler } from './key-scheduler.js';
 import { LagReport } from './lag-report.js';
+import { Readiness } from './readiness.js';
 import { CommandRunner } from './runner/command-runner.js';
 import type { BridgeObserver, BridgeOptions } from './settings.js';
 
@@ -40,6 +47,10 @@ export interface WriteLimits {
 export interface Engine {
   readonly intake: Intake;
   readonly partitions: Partitions;
+  /** This instance's lease on its partitions (src/partitions/lease.ts). */
+  readonly lease: Lease;
+  /** The causes that keep the bridge from being ready (readiness.ts). */
+  readonly readiness: Readiness;
   readonly scheduler: KeyScheduler<Job>;
   readonly breaker: CircuitBreaker;
   readonly outbox: Outbox;
@@ -70,8 +81,10 @@ export function createEngine(
   const typeOf = new Map(
     Object.entries(topics.commands).map(([type, topic]) => [topic, type as CommandType]),
   );
+  const lease = new Lease(LEASE_MS);
   const outbox = new Outbox({
     sink: (records) => io.producer.send(records),
+    refusal: () => (lease.holds() ? undefined : leaseEnded()),
     lingerMs: OUTBOX_LINGER_MS,
     maxRecords: OUTBOX_MAX_RECORDS,
     maxBatchBytes: Math.min(...Object.values(io.writeLimits)) - BATCH_OVERHEAD_BYTES,
@@ -135,9 +148,11 @@ export function createEngine(
     topics: { commands: commandTopics, ledger: topics.ledger },
     ledger,
     outbox,
+    lease,
     clearQueued: (partition) => scheduler.clear((job) => job.record.partition === partition),
     onLedgerUnwritable: fail,
     onShareChange: (held) => options.onShareChange?.({ held, of: io.commandPartitions }),
+    onLease: ({ held, reason }) => observer.leaseChanged?.(held, reason),
     settings: {
       handoverTimeoutMs: settings.handoverTimeoutMs,
       abortGraceMs: ABORT_GRACE_MS,
@@ -177,5 +192,25 @@ export function createEngine(
     { ceiling: settings.maxInFlight, targetDelayMs: settings.eventLoopDelayTargetMs },
     scheduler,
   );
-  return { intake, partitions, scheduler, breaker, outbox, ledger, evictionLog, lag, governor };
+  return {
+    intake,
+    partitions,
+    lease,
+    readiness: new Readiness(),
+    scheduler,
+    breaker,
+    outbox,
+    ledger,
+    evictionLog,
+    lag,
+    governor,
+  };
+}
+
+/** Whatever waits to be written when the lease ends belongs to partitions given up. */
+function leaseEnded(): PartitionReleased {
+  return new PartitionReleased(
+    "this instance's lease on its partitions ended: nothing more is written for them",
+    { details: { partition: -1 } },
+  );
 }

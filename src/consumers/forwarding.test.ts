@@ -1,7 +1,9 @@
 import pino from 'pino';
 import { describe, expect, it, vi } from 'vitest';
+import { heldLease } from '../../test/support/held-lease.js';
+import { inboundRecord } from '../../test/support/inbound-record.js';
 import { KafkaWriteFailed, PartitionReleased } from '../errors.js';
-import { type InboundRecord, keyPartition, type OutboundRecord } from '../kafka/index.js';
+import { keyPartition, type OutboundRecord } from '../kafka/index.js';
 import { PartitionTask } from '../partitions/index.js';
 import { recordingOutbox } from '../producers/recording-outbox.js';
 import { Forwarding, forwardingKey, forwardTarget } from './forwarding.js';
@@ -18,17 +20,8 @@ function strayBizId(): string {
   }
 }
 
-function record(bizId: string | null, offset = '5', value = '{}'): InboundRecord {
-  return {
-    topic,
-    partition: 0,
-    offset,
-    key: bizId === null ? null : Buffer.from(bizId),
-    value: Buffer.from(value),
-    headers: {},
-    timestamp: '0',
-  };
-}
+const record = (bizId: string | null, offset = '5', value = '{}') =>
+  inboundRecord({ topic, offset, key: bizId, value });
 
 /** Forwarding from the active partition 0, over an outbox whose sends `sink` takes or refuses. */
 function forwardingFrom0(sink: (records: readonly OutboundRecord[]) => Promise<void>) {
@@ -41,7 +34,7 @@ function forwardingFrom0(sink: (records: readonly OutboundRecord[]) => Promise<v
     observer: { recordForwarded },
     log: pino({ level: 'silent' }),
   });
-  const task = new PartitionTask(0, { phase: 'active' });
+  const task = new PartitionTask(0, { phase: 'active' }, heldLease);
   const job = (offset = '5') => {
     const stray = record(strayBizId(), offset);
     const made = newJob(stray, task, 'remind', 1_024);

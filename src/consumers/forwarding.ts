@@ -85,8 +85,13 @@ export class Forwarding {
     task.assertWritable();
     const { topic, offset } = record;
     const upTo = new Map(task.forwarded).set(topic, BigInt(offset));
-    const mark = forwardedRecord(this.#options.ledgerTopic, record.partition, upTo);
-    await this.#options.outbox.write([forwardedCopy(record, partition), mark]);
+    const mark = forwardedRecord(
+      this.#options.ledgerTopic,
+      record.partition,
+      upTo,
+      task.acquisition,
+    );
+    await this.#options.outbox.write([forwardedCopy(record, partition), mark], task);
     task.markForwarded(topic, BigInt(offset));
   }
 }

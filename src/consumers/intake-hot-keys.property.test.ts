@@ -10,9 +10,12 @@
  * to its end; in the end everything ran and the commit is past the log (docs/design.md, "Hot
  * keys").
  */
+
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type InboundRecord, keyPartition } from '../kafka/index.js';
+import { heldLease } from '../../test/support/held-lease.js';
+import { inboundRecord } from '../../test/support/inbound-record.js';
+import { keyPartition } from '../kafka/index.js';
 import { PartitionTask } from '../partitions/index.js';
 import { topicNames } from '../schemas/messages/index.js';
 import { forwardingKey } from './forwarding.js';
@@ -42,24 +45,15 @@ function schedulingKeyOf(key: string): string {
   return home ? key : forwardingKey(recordAt(key, 0));
 }
 
-function recordAt(key: string, offset: number): InboundRecord {
-  return {
-    topic,
-    partition: 0,
-    offset: String(offset),
-    key: Buffer.from(key),
-    value: Buffer.from('{}'),
-    headers: {},
-    timestamp: '0',
-  };
-}
+const recordAt = (key: string, offset: number) =>
+  inboundRecord({ topic, offset, key, value: '{}' });
 
 async function settle(): Promise<void> {
   await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
 async function simulate(log: string[], steps: Array<{ fetch: boolean; pick: number }>) {
-  const task = new PartitionTask(0, { phase: 'active' });
+  const task = new PartitionTask(0, { phase: 'active' }, heldLease);
   let position = 0;
   let seekTo: number | undefined;
   let paused = false;

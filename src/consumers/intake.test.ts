@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { heldLease } from '../../test/support/held-lease.js';
+import { inboundRecord } from '../../test/support/inbound-record.js';
 import { type InboundRecord, keyPartition } from '../kafka/index.js';
 import { LedgerReader } from '../ledger/index.js';
 import { CrashGuard } from '../partitions/crash-guard.js';
@@ -23,23 +25,17 @@ function bizIds(count: number, partition: number, wanted: boolean): string[] {
   return found;
 }
 
-function record(bizId: string, offset: number): InboundRecord {
-  return {
-    topic,
-    partition: 0,
-    offset: String(offset),
-    key: Buffer.from(bizId),
-    value: Buffer.from('{}'),
-    headers: {},
-    timestamp: '0',
-  };
-}
+const record = (bizId: string, offset: number) =>
+  inboundRecord({ topic, offset, key: bizId, value: '{}' });
 
 /**
  * Intake on partition 0 of the remind topic, with a scheduler that notes what it is given and
  * gives each scheduling key room for `bound` commands not ended.
  */
-function intakeOnPartition0(task = new PartitionTask(0, { phase: 'active' }), bound = Infinity) {
+function intakeOnPartition0(
+  task = new PartitionTask(0, { phase: 'active' }, heldLease),
+  bound = Infinity,
+) {
   const pushed: { key: string; offset: string; forwardTo: number | undefined; careful: boolean }[] =
     [];
   const ended = new Set<string>();
@@ -93,12 +89,13 @@ function intakeOnPartition0(task = new PartitionTask(0, { phase: 'active' }), bo
 
 /** A task of partition 0 in a careful run (a crash loop) over the remind topic up to `until`. */
 function carefulTask(until: bigint): PartitionTask {
-  const task = new PartitionTask(0, { phase: 'active' });
+  const task = new PartitionTask(0, { phase: 'active' }, heldLease);
   const guard = new CrashGuard({
     partition: 0,
     ledgerTopic: 'ledger',
     marker: { kind: 'acquired', instance: 'me', nonce: 'n' },
     outbox: { write: async () => {} } as never,
+    owner: { assertWritable() {} },
     maxDeaths: 2,
     onRefused: () => {},
     // As partitions.ts wires it.

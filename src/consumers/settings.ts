@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { ConfigInvalid } from '../errors.js';
 import type { Handlers } from '../handlers/types.js';
 import type { InboundRecord, KafkaConnection } from '../kafka/index.js';
+import type { LoseReason } from '../partitions/index.js';
 import type { BackoffPolicy } from '../retry/backoff.js';
 import type { CommandType, TopicNames } from '../schemas/messages/index.js';
 import type { CircuitBreakerOptions, CircuitState } from './circuit-breaker.js';
@@ -155,6 +156,11 @@ export interface BridgeObserver {
    * src/api-client/delivery.ts), once it has opened.
    */
   breakerStateChanged?(state: CircuitState, cause?: string): void;
+  /**
+   * The lease on the partitions ended and every partition was given up (`held` false, with why:
+   * `expired`, `crashed`), or the group answered again and they are being acquired afresh.
+   */
+  leaseChanged?(held: boolean, reason?: LoseReason): void;
   /** Every commit interval: commands running and pending, in all and per priority class. */
   load?(
     inFlight: number,

@@ -12,8 +12,6 @@ export function addDocumentStep(
   address: ContractAddress,
   document: DocumentSource,
 ): PlatformCall<{ documentId: string }> {
-  const { signal, priority } = context;
-  const options = { signal, priority };
   if (document.source === 'template') {
     const { title, templateId, templateParams } = document;
     const request = { ...address, title, templateId, templateParams };
@@ -21,7 +19,7 @@ export function addDocumentStep(
       name,
       operation: 'addDocumentByTemplate',
       sent: `document "${title}" (template ${templateId})`,
-      call: async () => ({ result: await client.addDocumentByTemplate(request, options) }),
+      call: async (options) => ({ result: await client.addDocumentByTemplate(request, options) }),
     };
   }
   const { title, fileSuffix } = document;
@@ -29,8 +27,10 @@ export function addDocumentStep(
     name,
     operation: 'addDocumentByFile',
     sent: `document "${title}" (file)`,
-    async call() {
-      const file = await files.load(document.file, signal);
+    async call(options) {
+      // Downloaded before the call is recorded: a download that fails or is cut short leaves
+      // nothing in doubt.
+      const file = await files.load(document.file, context.signal);
       const request = { ...address, title, fileSuffix, file };
       return { result: await client.addDocumentByFile(request, options) };
     },

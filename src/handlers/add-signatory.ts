@@ -17,14 +17,14 @@ const STEP = 'add-signatory';
 export function addSignatory({ client }: HandlerDeps): Handler<'add-signatory'> {
   return (context) =>
     settle(STEP, async () => {
-      const { command, signal, priority } = context;
+      const { command } = context;
       const request = Object.assign({}, command.payload, addressOf(command));
       const { result } = await callOnce(context, {
         name: STEP,
         operation: 'addSignatory',
         sent: signatoryText(command.payload.signatory),
-        call: async () => ({
-          result: { signatory: await client.addSignatory(request, { signal, priority }) },
+        call: async (options) => ({
+          result: { signatory: await client.addSignatory(request, options) },
         }),
       });
       return stepEvent(context, STEP, 'signingbridge.signatory.added', {

@@ -16,7 +16,7 @@ const STEP = 'approve';
 export function approve({ client }: HandlerDeps): Handler<'approve'> {
   return (context) =>
     settle(STEP, async () => {
-      const { command, signal, priority } = context;
+      const { command } = context;
       const request = Object.assign({}, command.payload, addressOf(command), {
         tenantName: command.tenantName,
       });
@@ -24,8 +24,8 @@ export function approve({ client }: HandlerDeps): Handler<'approve'> {
         name: STEP,
         operation: 'approveContract',
         sent: `an approval (pass: ${command.payload.pass})`,
-        call: async () => {
-          await client.approveContract(request, { signal, priority });
+        call: async (options) => {
+          await client.approveContract(request, options);
           return { result: {} };
         },
       });

@@ -16,14 +16,14 @@ const STEP = 'initiate';
 export function initiate({ client }: HandlerDeps): Handler<'initiate'> {
   return (context) =>
     settle(STEP, async () => {
-      const { command, signal, priority } = context;
+      const { command } = context;
       const request = Object.assign({}, command.payload, addressOf(command));
       await callOnce(context, {
         name: STEP,
         operation: 'initiateContract',
         sent: 'the initiation',
-        call: async () => {
-          await client.initiateContract(request, { signal, priority });
+        call: async (options) => {
+          await client.initiateContract(request, options);
           return { result: {} };
         },
         reconcile: (error) => (alreadyInitiated(error) ? {} : undefined),

@@ -1,8 +1,10 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
+import { verdictOf } from '../api-client/index.js';
 import {
   CommandOutcomeUnknown,
   OutcomeUnknown,
+  PartitionReleased,
   PlatformRejected,
   RequestNotSent,
 } from '../errors.js';
@@ -33,6 +35,7 @@ const refused1101 = () =>
 /** A command's ledger as the step sees it, and what the step wrote to it. */
 function ledger(steps: Record<string, StepRecord> = {}, resent = false) {
   const writes: string[] = [];
+  const ownership = { lost: false };
   const context = {
     command: { commandId: 'c-1', bizId: 'b-1' },
     progress: { steps, resent },
@@ -42,22 +45,38 @@ function ledger(steps: Record<string, StepRecord> = {}, resent = false) {
     forget: async (step: string) => {
       writes.push(`${step} forgotten`);
     },
+    assertOwned: () => {
+      if (ownership.lost) throw new PartitionReleased('lost', { details: { partition: 0 } });
+    },
     signal: new AbortController().signal,
     log: silent,
   } as unknown as CommandContext;
-  return { context, writes };
+  return { context, writes, ownership };
 }
 
-function step(operation: OperationName, outcomes: (() => unknown)[]) {
+/**
+ * A call whose attempts end as `outcomes` say (undefined: answered), made as the api-client's
+ * transport makes them: each attempt waits for its recorder before its request is written, and
+ * tells it of an attempt that did not apply (any failure but one in doubt). `waits` fails an attempt while it still waits for
+ * its token or slot (before the recorder), as a stopped run does. `calls` counts requests written.
+ */
+function step(operation: OperationName, outcomes: (() => unknown)[], waits?: () => unknown) {
   let calls = 0;
   const made: PlatformCall<Record<string, never>> = {
     name: 's',
     operation,
     sent: 'what was asked',
-    async call() {
-      const next = outcomes[calls++];
-      if (next === undefined) return { result: {} };
-      throw next();
+    async call({ recorder }) {
+      if (waits) throw waits();
+      try {
+        await recorder?.beforeSend();
+        const next = outcomes[calls++];
+        if (next === undefined) return { result: {} };
+        throw next();
+      } catch (error) {
+        if (verdictOf(error).delivery !== 'in-doubt') recorder?.notApplied();
+        throw error;
+      }
     },
     reconcile: (error) => (error instanceof PlatformRejected ? {} : undefined),
   };
@@ -156,5 +175,57 @@ describe('a platform call made at most once', () => {
     const { context, writes } = ledger({ s: { state: 'started' } });
     await failure(callOnce(context, step('createDraft', [notSent]).made));
     expect(writes).toEqual([]);
+  });
+
+  it('when the run is stopped while its call waits for a rate token or a slot, then nothing was recorded: the next owner runs it as new', async () => {
+    const { context, writes } = ledger();
+    const s = step('remindSignatories', [], notSent);
+    await failure(callOnce(context, s.made));
+    expect(writes).toEqual([]);
+    expect(s.calls()).toBe(0);
+  });
+
+  it('when the partition is lost while the start is being acknowledged, then the request never leaves, the start is withdrawn and the run ends as the partition says', async () => {
+    const { context, writes, ownership } = ledger();
+    const s = step('remindSignatories', []);
+    const recorded = context.record.bind(context);
+    context.record = async (name, record) => {
+      await recorded(name, record);
+      ownership.lost = true;
+    };
+    await expect(callOnce(context, s.made)).rejects.toBeInstanceOf(PartitionReleased);
+    expect(s.calls()).toBe(0);
+    expect(writes).toEqual(['s started', 's forgotten']);
+  });
+
+  it('when a first attempt is throttled and the second answered, then the start is withdrawn in between and recorded again before the second', async () => {
+    const { context, writes } = ledger();
+    const throttled = () =>
+      new PlatformRejected('429', {
+        details: {
+          ...call,
+          platformCode: '429',
+          rawCode: '429',
+          platformName: 'TOO MANY REQUESTS',
+          platformMessage: '',
+          httpStatus: 429,
+          family: 'throttled',
+        },
+      });
+    // Two attempts of one call, as the client retries a 429 itself.
+    const made: PlatformCall<Record<string, never>> = {
+      name: 's',
+      operation: 'remindSignatories',
+      sent: 'a reminder',
+      async call({ recorder }) {
+        await recorder?.beforeSend();
+        expect(verdictOf(throttled()).delivery).toBe('not-applied');
+        recorder?.notApplied();
+        await recorder?.beforeSend();
+        return { result: {} };
+      },
+    };
+    await callOnce(context, made);
+    expect(writes).toEqual(['s started', 's forgotten', 's started']);
   });
 });

@@ -3,10 +3,14 @@
  * what an earlier one did. Every handler and every step of the create-contract saga goes
  * through here, so the rule of WHEN_IN_DOUBT (src/schemas/platform/in-doubt.ts) holds for all:
  *
- * - Before the call the step is recorded `started` (acknowledged by Kafka), after it `done`.
- * - A call proven not to have taken effect (refused by the platform, not sent, refused at
- *   authentication, a maintenance page) forgets `started` again: the next run calls as if for
- *   the first time.
+ * - The step is recorded `started` (acknowledged by Kafka) right before its request is written:
+ *   with its rate token and a slot in hand, its file downloaded, and its partition still this
+ *   instance's (the api-client's SendRecorder). After the call it is recorded `done`. A command
+ *   stopped while it waits for any of those (a rebalance, a shutdown, a lost lease) has recorded
+ *   nothing, and runs on its partition's next owner as if for the first time.
+ * - An attempt proven not to have taken effect (refused by the platform, not sent, refused at
+ *   authentication, a maintenance page) withdraws `started` at once, before the client tries
+ *   again or gives up: meanwhile, and for the next run, the step is not in doubt.
  * - A call whose outcome is unknown, or a step found `started` by a later run (the process died
  *   during the call), is called again only when its operation's row says `reconcile`, and the
  *   answer that proves it took effect then settles it; otherwise the step fails with
@@ -16,6 +20,7 @@
  */
 import type { z } from 'zod';
 import { verdictOf } from '../api-client/delivery.js';
+import type { CallOptions, SendRecorder } from '../api-client/index.js';
 import { CommandOutcomeUnknown, SigningBridgeError } from '../errors.js';
 import { WHEN_IN_DOUBT } from '../schemas/platform/in-doubt.js';
 import type { OperationName } from '../schemas/platform/operations.js';
@@ -36,7 +41,8 @@ export interface PlatformCall<R extends StepResult> {
   readonly operation: OperationName;
   /** What the call asks for, in a few words and without personal data: `document "NDA"`. */
   readonly sent: string;
-  call(): Promise<StepCall<R>>;
+  /** Makes the call, passing `options` (the run's signal and priority, the step's recorder). */
+  call(options: CallOptions): Promise<StepCall<R>>;
   /** For a step in doubt: the result a refusal proves, when it proves the earlier call worked. */
   reconcile?(error: unknown): R | undefined;
 }
@@ -71,13 +77,18 @@ export async function callOnce<R extends StepResult>(
   if (inDoubt && rule === 'report' && !context.progress.resent) {
     throw new StepFailed(step.name, outcomeUnknown(context, step, undefined));
   }
-  if (!inDoubt) await context.record(step.name, { state: 'started' });
+  const { signal, priority } = context;
+  // A step already in doubt stays so whatever this call does: it is not recorded again.
+  const recorder = inDoubt ? undefined : stepRecorder(context, step.name);
   try {
-    return await step.call();
+    return await step.call({ signal, priority, recorder });
   } catch (error) {
+    // Recording the call, or finding the partition lost, failed before anything was sent: the
+    // run's own failure, not the call's.
+    if (recorder?.refused(error)) throw error;
     const reconciled = inDoubt && rule === 'reconcile' ? step.reconcile?.(error) : undefined;
     if (reconciled === undefined) {
-      throw new StepFailed(step.name, await afterFailure(context, step, error, inDoubt));
+      throw new StepFailed(step.name, afterFailure(context, step, error));
     }
     context.log.info(
       { step: step.name },
@@ -87,22 +98,46 @@ export async function callOnce<R extends StepResult>(
   }
 }
 
-/** What a failed call leaves: forgotten when it did not take effect, or unknown. */
-async function afterFailure(
+/**
+ * Records the step `started` right before each attempt's request is written, once the command's
+ * partition is known to be still this instance's (checked after the record is acknowledged, at
+ * the last moment before the request leaves), and withdraws it when an attempt provably did not
+ * apply: not waited for, as a `done` is not (the next write, which is waited for, goes after it).
+ */
+function stepRecorder(
   context: CommandContext,
-  step: PlatformCall<StepResult>,
-  error: unknown,
-  wasInDoubt: boolean,
-): Promise<unknown> {
+  step: string,
+): SendRecorder & { refused(error: unknown): boolean } {
+  let recorded = false;
+  let refusal: unknown;
+  return {
+    async beforeSend() {
+      try {
+        if (!recorded) {
+          await context.record(step, { state: 'started' });
+          recorded = true;
+        }
+        context.assertOwned();
+      } catch (error) {
+        refusal = error;
+        throw error;
+      }
+    },
+    refused: (error) => refusal !== undefined && error === refusal,
+    notApplied() {
+      if (!recorded) return;
+      recorded = false;
+      context.forget(step).catch(() => {});
+    },
+  };
+}
+
+/** What a failed call leaves: unknown when it may have taken effect and cannot be made again. */
+function afterFailure(context: CommandContext, step: PlatformCall<StepResult>, error: unknown) {
   if (context.signal.aborted) return error;
-  if (verdictOf(error).delivery === 'in-doubt') {
-    return WHEN_IN_DOUBT[step.operation].rule === 'report'
-      ? outcomeUnknown(context, step, error)
-      : error;
+  if (verdictOf(error).delivery === 'in-doubt' && WHEN_IN_DOUBT[step.operation].rule === 'report') {
+    return outcomeUnknown(context, step, error);
   }
-  // Refused, or never sent: nothing happened. A step already in doubt stays so: this call's
-  // fate says nothing of the earlier one.
-  if (!wasInDoubt) await context.forget(step.name);
   return error;
 }
 

@@ -15,7 +15,7 @@ const STEP = 'remind';
 export function remind({ client }: HandlerDeps): Handler<'remind'> {
   return (context) =>
     settle(STEP, async () => {
-      const { command, signal, priority } = context;
+      const { command } = context;
       const request = Object.assign({}, command.payload, addressOf(command));
       await callOnce(context, {
         name: STEP,
@@ -23,8 +23,8 @@ export function remind({ client }: HandlerDeps): Handler<'remind'> {
         sent: command.payload.signatoryId
           ? `a reminder to signatory ${command.payload.signatoryId}`
           : 'a reminder to every signatory',
-        call: async () => {
-          await client.remindSignatories(request, { signal, priority });
+        call: async (options) => {
+          await client.remindSignatories(request, options);
           return { result: {} };
         },
       });

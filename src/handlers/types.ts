@@ -36,6 +36,11 @@ export interface CommandContext<T extends CommandType = CommandType> {
    * over, as `done` does.
    */
   forget(step: string): Promise<void>;
+  /**
+   * @throws PartitionReleased once the command's partition may no longer be this instance's
+   * (released, or its lease lost): checked right before a request leaves for the platform.
+   */
+  assertOwned(): void;
   readonly signal: AbortSignal;
   /**
    * The command's priority class (COMMAND_CLASSES): handlers pass it with the signal to every

@@ -27,7 +27,13 @@ function kafkajsConsumer() {
   return { kafka, consumer, connected: connecting.open, joined: joining.open };
 }
 
-const handlers = { onBatch: () => {}, onAssignment: () => {}, onCrash: () => {}, held: () => [] };
+const handlers = {
+  onBatch: () => {},
+  onAssignment: () => {},
+  onHeartbeat: () => {},
+  onCrash: () => {},
+  held: () => [],
+};
 const options = { groupId: 'g', instanceId: 'i' };
 
 describe('KafkajsGroupConsumer.stop', () => {

@@ -15,6 +15,12 @@ const FETCH_MAX_WAIT_MS = 200;
 // Short enough that a crashed member's partitions move on in seconds; the fetch loop
 // heartbeats at least every FETCH_MAX_WAIT_MS, far inside it.
 export const SESSION_TIMEOUT_MS = 10_000;
+/**
+ * How long after the coordinator last answered this member it may still act for its partitions
+ * (src/partitions/lease.ts): four heartbeats missed, and four seconds before the coordinator can
+ * have dropped the member at the session timeout and given them to another.
+ */
+export const LEASE_MS = 6_000;
 const HEARTBEAT_INTERVAL_MS = 1_000;
 // A fetch brings about what the bridge can take at once (a few thousand commands): what a full
 // scheduler leaves of a batch is decoded again at the next fetch, and decoding is much of the
@@ -38,6 +44,9 @@ export class KafkajsGroupConsumer implements GroupConsumer {
   #handlers: GroupConsumerHandlers | undefined;
   // kafkajs refuses pause and resume outside run(); a late breaker or backlog change may ask.
   #running = false;
+  // In the group: kafkajs drops its group state when its consumer crashes, and refuses pause,
+  // resume and seek (throwing) until it has joined again; the fetch plan is applied anew then.
+  #joined = false;
   #joining: Promise<void> | undefined;
   #stopped = false;
   #lastContact: number | undefined;
@@ -72,17 +81,22 @@ export class KafkajsGroupConsumer implements GroupConsumer {
   async #run(topics: readonly string[], handlers: GroupConsumerHandlers): Promise<void> {
     const consumer = this.#consumer;
     const contact = () => {
-      this.#lastContact = Date.now();
+      this.#lastContact = performance.now();
     };
-    consumer.on(consumer.events.HEARTBEAT, contact);
+    consumer.on(consumer.events.HEARTBEAT, () => {
+      contact();
+      handlers.onHeartbeat();
+    });
     consumer.on(consumer.events.FETCH, contact);
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+      this.#joined = true;
       contact();
       const numbers = new Set(Object.values(payload.memberAssignment).flat());
       handlers.onAssignment([...numbers].sort((a, b) => a - b));
     });
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       // Out of the group until it joins again.
+      this.#joined = false;
       this.#lastContact = undefined;
       handlers.onCrash(payload.error, payload.restart);
     });
@@ -111,11 +125,15 @@ export class KafkajsGroupConsumer implements GroupConsumer {
   }
 
   pause(partitions: readonly TopicPartitions[]): void {
-    if (this.#running && partitions.length > 0) this.#consumer.pause(partitions.map(mutable));
+    if (this.#inGroup() && partitions.length > 0) this.#consumer.pause(partitions.map(mutable));
   }
 
   resume(partitions: readonly TopicPartitions[]): void {
-    if (this.#running && partitions.length > 0) this.#consumer.resume(partitions.map(mutable));
+    if (this.#inGroup() && partitions.length > 0) this.#consumer.resume(partitions.map(mutable));
+  }
+
+  #inGroup(): boolean {
+    return this.#running && this.#joined;
   }
 
   /**
@@ -192,7 +210,7 @@ export class KafkajsGroupConsumer implements GroupConsumer {
   }
 
   seek(topic: string, partition: number, offset: string): void {
-    if (this.#running) this.#consumer.seek({ topic, partition, offset });
+    if (this.#inGroup()) this.#consumer.seek({ topic, partition, offset });
   }
 
   async stop(): Promise<void> {

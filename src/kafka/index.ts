@@ -6,7 +6,7 @@ export {
   type KafkajsConnection,
   kafkaToolsOver,
 } from './connection.js';
-export { SESSION_TIMEOUT_MS } from './group-consumer.js';
+export { LEASE_MS, SESSION_TIMEOUT_MS } from './group-consumer.js';
 export { headerText } from './headers.js';
 export { keyPartition, murmur2 } from './murmur2.js';
 export {

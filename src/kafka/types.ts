@@ -68,11 +68,16 @@ export interface FetchedBatch {
 export interface GroupConsumerHandlers {
   /** Called for each fetched batch; the next fetch waits for it, so it must be quick. */
   onBatch(batch: FetchedBatch): void;
-  /** The partition numbers this member holds after a (re)join; called before the next fetch. */
-  onAssignment(partitions: readonly number[]): void;
   /**
-   * The partition numbers this member holds, as onAssignment last said: its metadata carries
-   * them at the next join, so the assignment stays sticky.
+   * The partition numbers this member holds after a (re)join; called before the next fetch. A
+   * join is also the coordinator answering this member.
+   */
+  onAssignment(partitions: readonly number[]): void;
+  /** The coordinator accepted a heartbeat of this member: it is still in the group. */
+  onHeartbeat(): void;
+  /**
+   * The partition numbers this member still holds: its metadata carries them at the next join,
+   * so the assignment stays sticky. None once it may have lost them (src/partitions/lease.ts).
    */
   held(): readonly number[];
   /** The client failed; `restarting` says whether it rejoins on its own. */
@@ -85,6 +90,10 @@ export interface GroupConsumer {
    * failed: kafkajs reports that failure through onCrash, not as a rejection.
    */
   run(topics: readonly string[], handlers: GroupConsumerHandlers): Promise<void>;
+  /**
+   * Pause and resume fetching; like seek, they do nothing while the member is out of the group
+   * (its consumer crashed and is joining again): the caller applies its plan at the next join.
+   */
   pause(partitions: readonly TopicPartitions[]): void;
   resume(partitions: readonly TopicPartitions[]): void;
   /** Resolves once the offsets are committed; rejects when they were not (they may be again). */
@@ -98,8 +107,9 @@ export interface GroupConsumer {
   /** The first offset of the partition written at or after the time; its end when none was. */
   offsetForTime(topic: string, partition: number, timestampMs: number): Promise<string>;
   /**
-   * When the consumer last heard from its group: a heartbeat answered, a fetch completed, a join
-   * (Date.now() time); undefined before the first. Readiness reads it.
+   * When the consumer last heard from its group: a heartbeat answered, a fetch completed, a join;
+   * on the monotonic clock (`performance.now()`), so a step of the wall clock cannot make a
+   * silence look recent; undefined before the first. Readiness reads it.
    */
   lastContact(): number | undefined;
   /** Fetches the (assigned) partition from this offset on. */

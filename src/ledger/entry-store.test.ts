@@ -114,7 +114,7 @@ describe('Ledger under a memory bound', () => {
   it('vouches for the window, or from just after the newest evicted write once entries left, plus a clock margin of at most a quarter of what it remembers', () => {
     const one = entryBytes('b0', stored(ended('c'), T0));
     const ledger = new Ledger('ledger', { partitionBytes: one * 4 });
-    ledger.adopt(0, new Map());
+    ledger.adopt(0, new Map(), 'acquisition');
     const now = T0 + 10_000;
     expect(ledger.vouchedSince(0, T0, 0, now)).toBe(T0);
     for (let i = 0; i < 5; i++) ledger.write(0, `b${i}`, ended('c'), T0 + i * 1_000 + 500);
@@ -135,10 +135,14 @@ describe('Ledger under a memory bound', () => {
     const ledger = new Ledger('ledger', { partitionBytes: one * 4 });
     const restored = ledger.newStore(0);
     for (let i = 0; i < 10; i++) restored.set(`b${i}`, stored(ended('c'), T0 + i * 1_000));
-    ledger.adopt(0, restored);
+    ledger.adopt(0, restored, 'acquisition');
     expect(ledger.size(0)).toBeLessThanOrEqual(4);
     expect(ledger.vouchedSince(0, 0)).toBeGreaterThan(T0);
-    ledger.adopt(1, new Map([...Array(10).keys()].map((i) => [`b${i}`, stored(ended('c'), T0)])));
+    ledger.adopt(
+      1,
+      new Map([...Array(10).keys()].map((i) => [`b${i}`, stored(ended('c'), T0)])),
+      'acquisition',
+    );
     expect(ledger.size(1)).toBeLessThanOrEqual(4);
     expect(ledger.bytes()).toBe(ledger.bytes(0) + ledger.bytes(1));
   });
@@ -146,7 +150,7 @@ describe('Ledger under a memory bound', () => {
   it('when the entries that left were written just now, then records stamped within the last second still pass', () => {
     const one = entryBytes('b0', stored(ended('c'), T0));
     const ledger = new Ledger('ledger', { partitionBytes: one * 2 });
-    ledger.adopt(0, new Map());
+    ledger.adopt(0, new Map(), 'acquisition');
     for (let i = 0; i < 4; i++) ledger.write(0, `b${i}`, ended('c'), T0);
     expect(ledger.vouchedSince(0, 0, 300_000, T0 + 200)).toBe(T0 - 800);
   });
@@ -172,7 +176,7 @@ describe('Ledger under a memory bound', () => {
           partitionBytes: entryBytes('b00', stored(ended('c'), T0)) * slots,
         });
         const store = ledger.newStore(0);
-        ledger.adopt(0, store);
+        ledger.adopt(0, store, 'acquisition');
         let at = T0;
         const writtenAt = new Map<string, number>();
         for (const step of steps) {

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { InboundRecord, OutboundRecord } from '../kafka/index.js';
+import { asRead } from '../../test/support/inbound-record.js';
+import type { OutboundRecord } from '../kafka/index.js';
 import { EMPTY_ENTRY, withCommandEnded } from './entry.js';
 import { LedgerReader } from './ledger-reader.js';
 import {
   entryRecord,
+  entryTombstone,
+  forwardedRecord,
   markerRecord,
   markerTombstone,
   type OwnershipMarker,
@@ -13,31 +16,67 @@ const self = { instance: 'me', nonce: 'now' };
 const marker = (kind: OwnershipMarker['kind'], instance: string, nonce = 'n') =>
   markerRecord('ledger', 0, { kind, instance, nonce });
 const entry = (bizId: string, commandId: string) =>
-  entryRecord('ledger', 0, bizId, withCommandEnded(EMPTY_ENTRY, commandId, 10));
+  entryRecord('ledger', 0, bizId, withCommandEnded(EMPTY_ENTRY, commandId, 10), undefined);
 
 const doneOf = (stored: string | undefined) =>
   stored === undefined ? undefined : JSON.parse(stored.slice(stored.indexOf('|') + 1)).done;
 
 let offset = 0;
-function inbound(record: OutboundRecord): InboundRecord {
-  const bytes = (value: string | Buffer | null) =>
-    value === null ? null : Buffer.isBuffer(value) ? value : Buffer.from(value);
-  return {
-    topic: record.topic,
-    partition: 0,
-    offset: String(offset++),
-    key: bytes(record.key),
-    value: bytes(record.value),
-    headers: {},
-    timestamp: '0',
-  };
-}
+const inbound = (record: OutboundRecord) =>
+  asRead(record, { partition: 0, offset: offset++, timestamp: 0 });
 
 function read(records: OutboundRecord[]) {
   const reader = new LedgerReader(self);
   const facts = records.map((record) => reader.apply(inbound(record))).filter(Boolean);
   return { reader, facts };
 }
+
+/** An entry written under an acquisition (its nonce in the record's header). */
+const entryBy = (acquisition: string, bizId: string, commandId: string) =>
+  entryRecord('ledger', 0, bizId, withCommandEnded(EMPTY_ENTRY, commandId, 10), acquisition);
+const activeMarker = (instance: string, nonce: string) =>
+  markerRecord('ledger', 0, { kind: 'acquired', instance, nonce, active: true });
+
+describe('LedgerReader: records written after another acquisition took over', () => {
+  it('when an acquisition took the partition over, then what another wrote after it is skipped and counted, and what it wrote before counts', () => {
+    const { reader } = read([
+      activeMarker('a', 'a-1'),
+      entryBy('a-1', 'b1', 'c1'),
+      marker('acquired', 'b', 'b-1'),
+      // The previous owner drains after the next one marked it: still its own.
+      entryBy('a-1', 'b2', 'c2'),
+      marker('released', 'a'),
+      activeMarker('b', 'b-1'),
+      entryBy('b-1', 'b1', 'c3'),
+      // Late writes of the previous owner, after the take-over: an entry, a tombstone, a mark.
+      entryBy('a-1', 'b1', 'c-late'),
+      entryTombstone('ledger', 0, 'b2', 'a-1'),
+      forwardedRecord('ledger', 0, new Map([['cmd.a', 99n]]), 'a-1'),
+      marker('acquired', 'me', 'now'),
+    ]);
+    expect(doneOf(reader.entries.get('b1'))).toEqual(['c3']);
+    expect(doneOf(reader.entries.get('b2'))).toEqual(['c2']);
+    expect(reader.forwarded.size).toBe(0);
+    expect(reader.stale).toBe(3);
+  });
+
+  it("when the same instance took the partition over again, then its earlier acquisition's late writes are stale too", () => {
+    const { reader } = read([
+      activeMarker('a', 'a-1'),
+      activeMarker('a', 'a-2'),
+      entryBy('a-1', 'b1', 'c-late'),
+      entryBy('a-2', 'b1', 'c2'),
+    ]);
+    expect(doneOf(reader.entries.get('b1'))).toEqual(['c2']);
+    expect(reader.stale).toBe(1);
+  });
+
+  it('when records carry no acquisition (an earlier version, an operator tool), then they count whoever owns the partition', () => {
+    const { reader } = read([activeMarker('a', 'a-1'), entry('b1', 'c1')]);
+    expect(doneOf(reader.entries.get('b1'))).toEqual(['c1']);
+    expect(reader.stale).toBe(0);
+  });
+});
 
 describe('LedgerReader', () => {
   it('when it reads its own acquired marker, then it tells which other instances last marked it acquired, and holds the last entry of each bizId before it', () => {

@@ -5,11 +5,16 @@
  * instances' last marker is `acquired` (they may still be working on the partition); a `released`
  * marker read after that tells one of them has let go. What to make of those facts (whom to wait
  * for, for how long) is the partition's life, decided in src/partitions.
+ *
+ * Once an acquisition's `active` marker is read, the records another acquisition wrote after it
+ * are stale: the late writes of an instance that had lost the partition (its lease ended while a
+ * write was on its way). They are skipped and counted, so the state taken over is the owner's.
  */
-import type { InboundRecord } from '../kafka/index.js';
+import { headerText, type InboundRecord } from '../kafka/index.js';
 import { EntryStore } from './entry-store.js';
 import { type StoredEntry, storedEntry } from './ledger.js';
 import {
+  ACQUISITION_HEADER,
   type CarefulRun,
   decodeControlRecord,
   isControlKey,
@@ -34,6 +39,9 @@ export class LedgerReader {
   readonly forwarded = new Map<string, bigint>();
   readonly #self: Pick<OwnershipMarker, 'instance' | 'nonce'>;
   #unreadable = 0;
+  #stale = 0;
+  // The acquisition whose `active` marker was read last: the partition's owner from there on.
+  #owner: string | undefined;
   // Its own marker is rewritten with what it has in hand; only the first reading counts.
   #ownRead = false;
 
@@ -48,6 +56,11 @@ export class LedgerReader {
   /** Records the bridge could not read and skipped. */
   get unreadable(): number {
     return this.#unreadable;
+  }
+
+  /** Records another acquisition wrote after the owner's took over, skipped. */
+  get stale(): number {
+    return this.#stale;
   }
 
   /** Other instances whose markers remain: their ownership is over once this one takes over. */
@@ -84,6 +97,10 @@ export class LedgerReader {
       return undefined;
     }
     const key = record.key.toString();
+    if (!key.startsWith(OWNERSHIP_KEY_PREFIX) && this.#isStale(record)) {
+      this.#stale++;
+      return undefined;
+    }
     if (!isControlKey(key)) {
       if (record.value === null) this.entries.delete(key);
       else this.entries.set(key, storedEntry(Number(record.timestamp), record.value.toString()));
@@ -106,8 +123,16 @@ export class LedgerReader {
     return undefined;
   }
 
+  /** Written under another acquisition than the owner's, after the owner took over. */
+  #isStale(record: InboundRecord): boolean {
+    if (this.#owner === undefined) return false;
+    const by = headerText(record.headers, ACQUISITION_HEADER);
+    return by !== undefined && by !== this.#owner;
+  }
+
   #marker(marker: OwnershipMarker): LedgerFact | undefined {
     const { instance, kind, nonce } = marker;
+    if (marker.active) this.#owner = nonce;
     if (instance === this.#self.instance) {
       if (kind !== 'acquired' || nonce !== this.#self.nonce || this.#ownRead) return undefined;
       this.#ownRead = true;

@@ -23,7 +23,7 @@ describe('ledger records', () => {
       { state: 'done', result: { contractId: 'K' } },
       5,
     );
-    const record = entryRecord('ledger', 7, 'biz-1', entry);
+    const record = entryRecord('ledger', 7, 'biz-1', entry, 'n-1');
     expect(record).toMatchObject({ topic: 'ledger', partition: 7, key: 'biz-1' });
     expect(decodeEntry(String(record.value))).toEqual(entry);
     expect(isControlKey('biz-1')).toBe(false);
@@ -47,7 +47,7 @@ describe('ledger records', () => {
 
   it('a careful-run record reads back equal', () => {
     const run = { instance: 'i', topic: 't', offset: '4', deaths: 1 };
-    expect(control(carefulRecord('ledger', 2, run))).toEqual({ kind: 'careful', run });
+    expect(control(carefulRecord('ledger', 2, run, 'n-1'))).toEqual({ kind: 'careful', run });
   });
 
   it('a marker tombstone deletes that instance key', () => {

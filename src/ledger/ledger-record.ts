@@ -11,6 +11,11 @@
  *   records keyed for another partition were forwarded there (src/consumers/forwarding.ts).
  * A bizId never starts with a space (the command schema trims it and the bridge requires the
  * record key to equal it), so the key spaces cannot meet, and compaction keeps the last of each.
+ *
+ * Every record but a marker carries the acquisition it was written under in its
+ * ACQUISITION_HEADER (a marker names its own): once an acquisition's `active` marker is in the
+ * partition, a reader ignores the records of any other written after it (ledger-reader.ts), so
+ * the late write of an instance that lost the partition cannot overwrite its new owner's.
  */
 import type { OutboundRecord } from '../kafka/index.js';
 import {
@@ -23,6 +28,8 @@ import {
 export type { CarefulRun, OwnershipMarker } from '../schemas/messages/index.js';
 
 export const OWNERSHIP_KEY_PREFIX = ' ownership ';
+/** The nonce of the acquisition a record was written under (its marker's). */
+export const ACQUISITION_HEADER = 'sb-acquisition';
 export const CAREFUL_KEY = ' careful';
 export const FORWARDED_KEY = ' forwarded';
 
@@ -39,13 +46,27 @@ export function entryRecord(
   partition: number,
   bizId: string,
   entry: LedgerEntry,
+  acquisition: string | undefined,
 ): OutboundRecord {
-  return { topic, partition, key: bizId, value: JSON.stringify(entry) };
+  return { topic, partition, key: bizId, value: JSON.stringify(entry), ...by(acquisition) };
 }
 
-/** Deletes an expired entry (docs/design.md, "The ledger over a deployment's lifetime"). */
-export function entryTombstone(topic: string, partition: number, bizId: string): OutboundRecord {
-  return { topic, partition, key: bizId, value: null };
+/**
+ * Deletes an expired entry (docs/design.md, "The ledger over a deployment's lifetime"); an
+ * operator's tool (topics grow) writes one under no acquisition.
+ */
+export function entryTombstone(
+  topic: string,
+  partition: number,
+  bizId: string,
+  acquisition?: string,
+): OutboundRecord {
+  return { topic, partition, key: bizId, value: null, ...by(acquisition) };
+}
+
+/** The headers naming the acquisition a record is written under. */
+function by(acquisition: string | undefined): { headers?: Record<string, string> } {
+  return acquisition === undefined ? {} : { headers: { [ACQUISITION_HEADER]: acquisition } };
 }
 
 export function markerRecord(
@@ -61,17 +82,23 @@ export function markerRecord(
   };
 }
 
-export function carefulRecord(topic: string, partition: number, run: CarefulRun): OutboundRecord {
-  return { topic, partition, key: CAREFUL_KEY, value: JSON.stringify(run) };
+export function carefulRecord(
+  topic: string,
+  partition: number,
+  run: CarefulRun,
+  acquisition: string,
+): OutboundRecord {
+  return { topic, partition, key: CAREFUL_KEY, value: JSON.stringify(run), ...by(acquisition) };
 }
 
 export function forwardedRecord(
   topic: string,
   partition: number,
   upTo: ReadonlyMap<string, bigint>,
+  acquisition: string | undefined,
 ): OutboundRecord {
   const value = Object.fromEntries([...upTo].map(([t, offset]) => [t, offset.toString()]));
-  return { topic, partition, key: FORWARDED_KEY, value: JSON.stringify(value) };
+  return { topic, partition, key: FORWARDED_KEY, value: JSON.stringify(value), ...by(acquisition) };
 }
 
 /** Deletes an instance's marker once its ownership is over, so dead instances leave no trace. */

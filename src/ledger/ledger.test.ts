@@ -18,6 +18,7 @@ function ledgerWith(entries: Record<string, { entry: unknown; at: number }>, par
         storedEntry(at, JSON.stringify(entry)),
       ]),
     ),
+    'acquisition',
   );
   return ledger;
 }
@@ -39,7 +40,7 @@ describe('Ledger', () => {
 
   it('when a restored entry cannot be read, then the bizId starts afresh and it is counted', () => {
     const ledger = new Ledger('ledger');
-    ledger.adopt(0, new Map([['b1', storedEntry(0, '{"done":"c1"}')]]));
+    ledger.adopt(0, new Map([['b1', storedEntry(0, '{"done":"c1"}')]]), 'acquisition');
     expect(ledger.get(0, 'b1')).toBe(EMPTY_ENTRY);
     expect(ledger.unreadable).toBe(1);
   });
@@ -51,7 +52,7 @@ describe('Ledger', () => {
         fc.array(fc.constantFrom('a', 'b', 'c', 'd'), { maxLength: 30 }),
         (parsedMax, uses) => {
           const ledger = ledgerWith({}, parsedMax);
-          ledger.adopt(0, new Map());
+          ledger.adopt(0, new Map(), 'acquisition');
           const expected = new Map<string, string[]>();
           uses.forEach((bizId, i) => {
             const next = withCommandEnded(ledger.get(0, bizId), `c${i}`, 100);
@@ -73,8 +74,8 @@ describe('Ledger', () => {
         }),
         (parsedMax, uses) => {
           const ledger = new Ledger('ledger', { parsedMax });
-          ledger.adopt(0, new Map());
-          ledger.adopt(1, new Map());
+          ledger.adopt(0, new Map(), 'acquisition');
+          ledger.adopt(1, new Map(), 'acquisition');
           const expected = new Map<string, string[]>();
           uses.forEach(([partition, bizId], i) => {
             const next = withCommandEnded(ledger.get(partition, bizId), `c${i}`, 100);
@@ -120,7 +121,15 @@ describe('Ledger', () => {
       stuck: { entry: open('c3'), at: now - 30 * 24 * HOUR },
     });
     const { expired, refreshed } = ledger.expire(0, now - 7 * 24 * HOUR, now);
-    expect(expired).toEqual([{ topic: 'ledger', partition: 0, key: 'old', value: null }]);
+    expect(expired).toEqual([
+      {
+        topic: 'ledger',
+        partition: 0,
+        key: 'old',
+        value: null,
+        headers: { 'sb-acquisition': 'acquisition' },
+      },
+    ]);
     expect(refreshed.map((r) => r.key)).toEqual(['stuck']);
     expect(ledger.get(0, 'old')).toBe(EMPTY_ENTRY);
     expect(isDone(ledger.get(0, 'recent'), 'c2')).toBe(true);

@@ -65,6 +65,8 @@ export interface LedgerOptions {
 export class Ledger {
   readonly topic: string;
   readonly #partitions = new Map<number, EntryStore>();
+  // The acquisition each held partition's records are written under (ledger-record.ts).
+  readonly #acquisitions = new Map<number, string>();
   readonly #partitionBytes: number;
   readonly #onEvict: LedgerOptions['onEvict'];
   // Parsed entries by bizId, least recently used first. Keyed by the bizId alone, the string a
@@ -162,16 +164,18 @@ export class Ledger {
     return total;
   }
 
-  /** Takes over a restored partition's entries. */
-  adopt(partition: number, entries: Map<string, StoredEntry>): void {
+  /** Takes over a restored partition's entries, for the acquisition that restored them. */
+  adopt(partition: number, entries: Map<string, StoredEntry>, acquisition: string): void {
     this.#forgetParsed(partition);
     const store = entries instanceof EntryStore ? entries : this.newStore(partition);
     if (store !== entries) for (const [bizId, stored] of entries) store.set(bizId, stored);
     this.#partitions.set(partition, store);
+    this.#acquisitions.set(partition, acquisition);
   }
 
   drop(partition: number): void {
     this.#partitions.delete(partition);
+    this.#acquisitions.delete(partition);
     this.#forgetParsed(partition);
   }
 
@@ -199,7 +203,8 @@ export class Ledger {
    * partition not held (the write is refused then anyway).
    */
   write(partition: number, bizId: string, entry: LedgerEntry, nowMs = Date.now()): OutboundRecord {
-    const record = entryRecord(this.topic, partition, bizId, entry);
+    const acquisition = this.#acquisitions.get(partition);
+    const record = entryRecord(this.topic, partition, bizId, entry, acquisition);
     const entries = this.#partitions.get(partition);
     if (entries) {
       entries.set(bizId, storedEntry(nowMs, record.value as string));
@@ -225,7 +230,9 @@ export class Ledger {
       } else {
         entries?.delete(bizId);
         if (this.#parsed.get(bizId)?.partition === partition) this.#parsed.delete(bizId);
-        expired.push(entryTombstone(this.topic, partition, bizId));
+        expired.push(
+          entryTombstone(this.topic, partition, bizId, this.#acquisitions.get(partition)),
+        );
       }
     }
     return { expired, refreshed };

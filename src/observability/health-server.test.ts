@@ -9,12 +9,16 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function start(ready: () => boolean, status?: () => Promise<object>) {
+async function start(
+  ready: () => boolean,
+  reasons: readonly string[] = ['starting'],
+  status?: () => Promise<object>,
+) {
   const registry = new Registry();
   server = await startHealthServer({
     host: '127.0.0.1',
     port: 0,
-    ready,
+    notReadyBecause: () => (ready() ? [] : reasons),
     registry,
     log: pino({ level: 'silent' }),
     status,
@@ -29,10 +33,12 @@ describe('health server', () => {
     expect((await get('/healthz')).status).toBe(200);
   });
 
-  it('when the bridge is not ready, then /readyz answers 503; once ready, 200', async () => {
+  it('when the bridge is not ready, then /readyz answers 503 naming each reason; once ready, 200', async () => {
     let ready = false;
-    const get = await start(() => ready);
-    expect((await get('/readyz')).status).toBe(503);
+    const get = await start(() => ready, ['lease: lost', 'kafka-writes: refused']);
+    const refused = await get('/readyz');
+    expect(refused.status).toBe(503);
+    expect(await refused.text()).toBe('not ready\n- lease: lost\n- kafka-writes: refused\n');
     ready = true;
     expect((await get('/readyz')).status).toBe(200);
   });
@@ -48,6 +54,7 @@ describe('health server', () => {
     let asked = 0;
     const get = await start(
       () => true,
+      [],
       async () => ({ asked: ++asked }),
     );
     const response = await get('/status');

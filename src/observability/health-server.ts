@@ -1,7 +1,7 @@
 /**
  * The service's only HTTP listener: /healthz (the process answers), /readyz (the bridge is
- * consuming), /metrics (Prometheus) and /status (this instance as JSON, for the console:
- * status.ts). Read-only; nothing routes work here.
+ * consuming: 503 naming why not), /metrics (Prometheus) and /status (this instance as JSON,
+ * for the console: status.ts). Read-only; nothing routes work here.
  */
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -12,7 +12,8 @@ import type { Registry } from 'prom-client';
 export interface HealthServerOptions {
   readonly host: string;
   readonly port: number;
-  readonly ready: () => boolean;
+  /** Why the service is not ready, one line each; empty when it is. */
+  readonly notReadyBecause: () => readonly string[];
   readonly registry: Registry;
   readonly log: Logger;
   /** /status's JSON, made when asked; without it /status is not served. */
@@ -52,8 +53,11 @@ async function answer(req: IncomingMessage, res: ServerResponse, options: Health
   switch (path) {
     case '/healthz':
       return send(res, 200, 'ok\n');
-    case '/readyz':
-      return options.ready() ? send(res, 200, 'ready\n') : send(res, 503, 'not ready\n');
+    case '/readyz': {
+      const reasons = options.notReadyBecause();
+      if (reasons.length === 0) return send(res, 200, 'ready\n');
+      return send(res, 503, `not ready\n${reasons.map((r) => `- ${r}\n`).join('')}`);
+    }
     case '/metrics':
       return send(res, 200, await options.registry.metrics(), options.registry.contentType);
     case '/status':

@@ -10,9 +10,15 @@ import type { PartitionLag } from '../consumers/index.js';
 export interface ServiceStatus {
   ready(): boolean;
   kafkaConnected(): boolean;
+  /** Whether its lease on its partitions holds (src/partitions/lease.ts). */
+  leaseHeld(): boolean;
 }
 
-const NOT_STARTED: ServiceStatus = { ready: () => false, kafkaConnected: () => false };
+const NOT_STARTED: ServiceStatus = {
+  ready: () => false,
+  kafkaConnected: () => false,
+  leaseHeld: () => false,
+};
 
 export interface KafkaMetrics {
   partitionLags(lags: readonly PartitionLag[]): void;
@@ -38,6 +44,14 @@ export function kafkaMetrics(
     help: 'Whether the consumer heard from its group (heartbeat, fetch, join) in the last 10 s: 1 or 0',
     collect() {
       this.set(status.kafkaConnected() ? 1 : 0);
+    },
+  });
+  new Gauge({
+    registers,
+    name: `${prefix}lease_held`,
+    help: 'Whether this instance may act for its partitions: 1, or 0 from the moment its lease on them ended (no answer of the group coordinator for 6 s, or its consumer crashed) until the group answers again',
+    collect() {
+      this.set(status.leaseHeld() ? 1 : 0);
     },
   });
   const labelNames = ['topic', 'partition'] as const;

@@ -163,14 +163,34 @@ describe('the metrics on-call needs', () => {
     expect(second).toContain('signing_bridge_consumer_lag{topic="t.remind",partition="1"} 5');
   });
 
-  it('when scraped, then ready and kafka_connected say what the service says at that moment', async () => {
+  it('when scraped, then ready, kafka_connected and lease_held say what the service says at that moment', async () => {
     let ready = false;
-    const { registry } = createMetrics({ ready: () => ready, kafkaConnected: () => true });
-    expect(await registry.metrics()).toContain('signing_bridge_ready 0');
+    let leaseHeld = false;
+    const { registry } = createMetrics({
+      ready: () => ready,
+      kafkaConnected: () => true,
+      leaseHeld: () => leaseHeld,
+    });
+    const before = await registry.metrics();
+    expect(before).toContain('signing_bridge_ready 0');
+    expect(before).toContain('signing_bridge_lease_held 0');
     ready = true;
+    leaseHeld = true;
     const text = await registry.metrics();
     expect(text).toContain('signing_bridge_ready 1');
     expect(text).toContain('signing_bridge_kafka_connected 1');
+    expect(text).toContain('signing_bridge_lease_held 1');
+  });
+
+  it('when the lease is lost, then leases_lost_total counts it by why; a regain counts nothing', async () => {
+    const { observer, registry } = createMetrics();
+    observer.leaseChanged?.(false, 'expired');
+    observer.leaseChanged?.(true);
+    observer.leaseChanged?.(false, 'crashed');
+    observer.leaseChanged?.(false, 'expired');
+    const text = await registry.metrics();
+    expect(text).toContain('signing_bridge_leases_lost_total{reason="expired"} 2');
+    expect(text).toContain('signing_bridge_leases_lost_total{reason="crashed"} 1');
   });
 
   it('when the ledger size is reported, then ledger_bizids follows it', async () => {

@@ -84,6 +84,9 @@ export function createMetrics(status?: ServiceStatus): Metrics {
         m.keysHeldBack.set({ type }, heldBack);
       }
     },
+    leaseChanged(held, reason) {
+      if (!held && reason !== undefined) m.leaseLost.inc({ reason });
+    },
     keyHeldBack: ({ type }) => m.keyHolds.inc({ type }),
     keyRewound: ({ type, partitions }) => m.keyRewinds.inc({ type }, partitions),
     partitionLags: (lags) => kafka.partitionLags(lags),
@@ -188,6 +191,12 @@ function instruments(registers: Registry) {
       ...common,
       name: `${PREFIX}circuit_state`,
       help: 'Circuit breaker state: 0 closed, 1 half-open, 2 open',
+    }),
+    leaseLost: new Counter({
+      ...common,
+      name: `${PREFIX}leases_lost_total`,
+      help: 'Times this instance gave every partition up at once, writing nothing, by why: expired (the group coordinator did not answer for 6 s) or crashed (the Kafka consumer left the group)',
+      labelNames: ['reason'],
     }),
     outage: withLabels(
       new Gauge({

@@ -8,10 +8,17 @@ const BRIDGE = {
   heldBack: [{ type: 'remind' as const, partition: 1, bizId: 'order-9' }],
 };
 
-function source(metrics = createMetrics({ ready: () => true, kafkaConnected: () => false })) {
+function source(
+  metrics = createMetrics({
+    ready: () => true,
+    kafkaConnected: () => false,
+    leaseHeld: () => true,
+  }),
+) {
   return {
     registry: metrics.registry,
     bridge: () => BRIDGE,
+    notReadyBecause: () => ['lease: lost'],
     budgetRps: 20,
     startedAt: new Date('2026-11-28T10:00:00Z'),
   };
@@ -25,6 +32,7 @@ describe('/status of one instance', () => {
       instance: 'instance-1',
       startedAt: '2026-11-28T10:00:00.000Z',
       ready: true,
+      notReady: ['lease: lost'],
       kafkaConnected: false,
       partitions: [1, 3],
       commands: { inFlight: 0, pending: 0 },
@@ -38,7 +46,11 @@ describe('/status of one instance', () => {
   });
 
   it('when the bridge reports load, an open breaker, lag and hot keys, then the status says so from the same metrics', async () => {
-    const metrics = createMetrics({ ready: () => false, kafkaConnected: () => true });
+    const metrics = createMetrics({
+      ready: () => false,
+      kafkaConnected: () => true,
+      leaseHeld: () => true,
+    });
     const { observer, budget } = metrics;
     observer.load?.(7, 12, [
       { name: 'interactive', running: 5, pending: 9 },

@@ -18,6 +18,8 @@ export const InstanceStatus = z.object({
   host: name,
   startedAt: z.string().max(40),
   ready: z.boolean(),
+  /** Why it is not ready, one line each (what /readyz says); empty when it is. */
+  notReady: z.array(z.string().max(500)).max(20),
   kafkaConnected: z.boolean(),
   /** The partition numbers it holds (the same on every command topic and the ledger). */
   partitions: z.array(z.number().int().min(0)).max(10_000),
@@ -50,6 +52,7 @@ export type InstanceStatus = z.infer<typeof InstanceStatus>;
 export interface StatusSource {
   readonly registry: Registry;
   readonly bridge: () => BridgeStatus;
+  readonly notReadyBecause: () => readonly string[];
   readonly budgetRps: number;
   readonly startedAt: Date;
 }
@@ -87,6 +90,7 @@ export async function instanceStatus(source: StatusSource): Promise<InstanceStat
     host: hostname(),
     startedAt: source.startedAt.toISOString(),
     ready: (await one('ready')) === 1,
+    notReady: source.notReadyBecause().slice(0, 20),
     kafkaConnected: (await one('kafka_connected')) === 1,
     partitions: [...bridge.partitions].sort((a, b) => a - b),
     commands: {

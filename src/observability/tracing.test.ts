@@ -5,6 +5,7 @@ import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { inboundRecord } from '../../test/support/inbound-record.js';
 import { startAttemptSpan } from '../api-client/call-span.js';
 import type { InboundRecord } from '../kafka/index.js';
 import { createTracing, type Tracing, type TracingSettings } from './tracing.js';
@@ -20,15 +21,15 @@ const settings = (exporter: TracingSettings['exporter']): TracingSettings => ({
   eventsTopic: 'signing-bridge.events',
 });
 
-const record = (headers: InboundRecord['headers']): InboundRecord => ({
-  topic: 'signing-bridge.commands.remind',
-  partition: 2,
-  offset: '17',
-  key: Buffer.from('b-1'),
-  value: Buffer.from('{}'),
-  headers,
-  timestamp: '0',
-});
+const record = (headers: InboundRecord['headers']) =>
+  inboundRecord({
+    topic: 'signing-bridge.commands.remind',
+    partition: 2,
+    offset: 17,
+    key: 'b-1',
+    value: '{}',
+    headers,
+  });
 
 const end = {
   type: 'remind',

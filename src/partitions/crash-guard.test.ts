@@ -19,6 +19,7 @@ function guard(write: (records: readonly OutboundRecord[]) => Promise<void> = as
     ledgerTopic: 'ledger',
     marker,
     outbox: outbox as never,
+    owner: { assertWritable() {} },
     maxDeaths: 2,
     onRefused,
   });

@@ -15,7 +15,7 @@
  * dead-lettered instead. An ordinary crash so costs no more than running its records again; a
  * poison record costs 2 + maxDeaths restarts.
  */
-import { OutboxClosed } from '../errors.js';
+import { OutboxClosed, PartitionReleased } from '../errors.js';
 import type { OutboundRecord } from '../kafka/index.js';
 import {
   type CarefulRun,
@@ -23,7 +23,7 @@ import {
   markerRecord,
   type OwnershipMarker,
 } from '../ledger/index.js';
-import type { Outbox } from '../producers/index.js';
+import type { Outbox, WriteOwner } from '../producers/index.js';
 
 /** The scheduling key of careful runs: one key, so they run one at a time, in order. */
 export const CAREFUL_SCHEDULING_KEY = ' careful';
@@ -34,6 +34,8 @@ export interface CrashGuardOptions {
   /** This acquisition's marker, rewritten with what is in hand. */
   readonly marker: OwnershipMarker;
   readonly outbox: Outbox;
+  /** Its writes go only while the partition takes them (partition-task.ts). */
+  readonly owner: WriteOwner;
   readonly maxDeaths: number;
   /** The ledger refused a write for good. */
   readonly onRefused: (error: unknown) => void;
@@ -60,6 +62,7 @@ export class CrashGuard {
   readonly #recovering = new Map<string, bigint>();
   #careful: { until: Map<string, bigint>; suspect?: CarefulRun | undefined } | undefined;
   #carefulPending = 0;
+  #active = false;
 
   constructor(options: CrashGuardOptions) {
     this.#options = options;
@@ -87,7 +90,19 @@ export class CrashGuard {
       ...marker,
       inHand: offsets(this.#inHand),
       ...(recovering && { recovering }),
+      ...(this.#active && { active: true }),
     });
+  }
+
+  /**
+   * The acquisition takes the partition over: its marker says so from now on, and is written
+   * before anything else of it (ledger-record.ts: a reader then ignores what another acquisition
+   * writes after it).
+   */
+  activate(): Promise<boolean> {
+    this.#active = true;
+    this.#lastMark = this.#written(this.markerRecord());
+    return this.#lastMark;
   }
 
   /**
@@ -133,7 +148,8 @@ export class CrashGuard {
     const deaths = same ? (suspect?.deaths ?? 0) + 1 : 0;
     if (deaths >= maxDeaths) return 'dead-letter';
     const run = { instance: marker.instance, topic: record.topic, offset: record.offset, deaths };
-    return (await this.#written(carefulRecord(ledgerTopic, partition, run))) ? 'run' : 'left';
+    const careful = carefulRecord(ledgerTopic, partition, run, marker.nonce);
+    return (await this.#written(careful)) ? 'run' : 'left';
   }
 
   /**
@@ -168,10 +184,12 @@ export class CrashGuard {
   }
 
   #written(record: OutboundRecord): Promise<boolean> {
-    return this.#options.outbox.write([record]).then(
+    return this.#options.outbox.write([record], this.#options.owner).then(
       () => true,
       (error: unknown) => {
-        if (!(error instanceof OutboxClosed)) this.#options.onRefused(error);
+        // Given up at a stop, or the partition given up: not the ledger refusing the instance.
+        const abandoned = error instanceof OutboxClosed || error instanceof PartitionReleased;
+        if (!abandoned) this.#options.onRefused(error);
         return false;
       },
     );

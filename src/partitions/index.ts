@@ -1,4 +1,5 @@
 export { CAREFUL_SCHEDULING_KEY } from './crash-guard.js';
+export { Lease, type LoseReason } from './lease.js';
 export { marginMs, sweepIntervalMs, vouchedSince } from './ledger-upkeep.js';
 export * from './partition-machine.js';
 export { PartitionTask } from './partition-task.js';

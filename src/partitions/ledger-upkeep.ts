@@ -97,7 +97,7 @@ export class LedgerUpkeep {
     const records = [...expired, ...refreshed, ...marks];
     for (let i = 0; i < records.length; i += SWEEP_CHUNK) {
       gate.assertWritable();
-      await outbox.write(records.slice(i, i + SWEEP_CHUNK));
+      await outbox.write(records.slice(i, i + SWEEP_CHUNK), gate);
     }
     gate.assertWritable();
     const offset = await consumer.offsetForTime(ledger.topic, partition, this.#windowStart());

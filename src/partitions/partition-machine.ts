@@ -17,6 +17,9 @@
  *   `released` marker written.
  * - blocked: the ledger refused the `acquired` marker for good: nothing of it runs.
  *
+ * From any phase, `lost` (this instance's lease ended: lease.ts) gives it up at once and writes
+ * nothing: runs aborted, queued commands and its ledger entries dropped, no commit, no marker.
+ *
  * `transition` decides; the driver (partitions.ts) applies its decisions and feeds back what
  * happened as events. What to fetch follows from the phases alone (fetch-plan.ts).
  */
@@ -64,6 +67,8 @@ export type PartitionEvent =
   | { readonly type: 'revoked'; readonly drainMs: number }
   /** The bridge stops: released as if revoked, and not acquired again whatever is assigned. */
   | { readonly type: 'stop'; readonly drainMs: number }
+  /** This instance's lease ended (lease.ts): it may no longer act for the partition at all. */
+  | { readonly type: 'lost' }
   | { readonly type: 'assigned' }
   | { readonly type: 'runs-idle' }
   | { readonly type: 'drain-timed-out' }
@@ -91,6 +96,8 @@ export type Decision =
   | { readonly do: 'abort-runs' }
   /** Flush, refuse further writes, commit, drop the ledger entries, write `released`. */
   | { readonly do: 'release' }
+  /** Drop the partition's ledger entries from memory, writing nothing (lost). */
+  | { readonly do: 'drop-entries' }
   | { readonly do: 'report-unwritable'; readonly error: unknown }
   /** The acquisition ended: active, or given up. */
   | { readonly do: 'settle' }
@@ -120,6 +127,7 @@ export function transition(
   settings: Settings,
 ): Transition {
   const unchanged: Transition = { state, decisions: [] };
+  if (event.type === 'lost') return lost(state);
   if (state.stopping && isOwnership(event)) return unchanged;
   if (event.type === 'stop') return stopped(state, event.drainMs, settings);
   if (event.type === 'assigned') return assignedAgain(state);
@@ -274,6 +282,20 @@ function stopped(state: PartitionState, drainMs: number, settings: Settings): Tr
     state: { ...revoked.state, stopping: true, reacquire: false },
     decisions: revoked.decisions,
   };
+}
+
+/**
+ * The lease ended: whatever the phase, nothing more is written for the partition, not even its
+ * release. Runs are aborted (their writes are refused from now on: the task is gone), timers
+ * end with the task.
+ */
+function lost(state: PartitionState): Transition {
+  const running = state.phase === 'active' || state.phase === 'draining';
+  return gone(
+    ...(running ? [{ do: 'abort-runs' } as const, { do: 'drop-queued' } as const] : []),
+    { do: 'drop-entries' },
+    { do: 'settle' },
+  );
 }
 
 /** Assigned again before it was released: acquired anew once the release is done. */

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { heldLease } from '../../test/support/held-lease.js';
 import { PartitionReleased } from '../errors.js';
 import type { OutboundRecord } from '../kafka/index.js';
 import { LedgerReader } from '../ledger/index.js';
@@ -11,7 +12,7 @@ const revoked: PartitionEvent = { type: 'revoked', drainMs: 5_000 };
 
 describe('PartitionTask', () => {
   it('when active, then its commands may start and write; draining, they may only write; releasing, neither', () => {
-    const task = new PartitionTask(0, { phase: 'active' });
+    const task = new PartitionTask(0, { phase: 'active' }, heldLease);
     expect([task.canStart, task.revoked]).toEqual([true, false]);
     task.step(revoked, settings);
     expect([task.phase, task.canStart, task.revoked]).toEqual(['draining', false, false]);
@@ -21,7 +22,7 @@ describe('PartitionTask', () => {
   });
 
   it('when its runs end, then a drain waiting for them goes on; a release lets it go on regardless', async () => {
-    const task = new PartitionTask(0, { phase: 'active' });
+    const task = new PartitionTask(0, { phase: 'active' }, heldLease);
     task.startRun();
     let idle = false;
     void task.whenIdle().then(() => {
@@ -40,7 +41,7 @@ describe('PartitionTask', () => {
   });
 
   it('when runs overlap, then they share a signal that a release aborts for all; a run started afterwards gets a fresh one', () => {
-    const task = new PartitionTask(0, { phase: 'active' });
+    const task = new PartitionTask(0, { phase: 'active' }, heldLease);
     const first = task.startRun();
     const second = task.startRun();
     expect(second).toBe(first);
@@ -57,7 +58,7 @@ describe('PartitionTask', () => {
     const listen = (target: EventTarget) => {
       for (let listener = 0; listener < 50; listener++) target.addEventListener('abort', () => {});
     };
-    const task = new PartitionTask(0, { phase: 'active' });
+    const task = new PartitionTask(0, { phase: 'active' }, heldLease);
     for (let run = 0; run < 50; run++) listen(task.startRun());
     expect(emitWarning).not.toHaveBeenCalled();
     listen(new EventTarget());
@@ -66,7 +67,7 @@ describe('PartitionTask', () => {
   });
 
   it('when a record is taken twice (a rebalance moved the fetch position back), then it is in hand once; finished, it is committable', () => {
-    const task = new PartitionTask(3, { phase: 'active' });
+    const task = new PartitionTask(3, { phase: 'active' }, heldLease);
     expect(task.receive('cmd.a', '7', 'k', () => true)).toBe('take');
     expect(task.receive('cmd.b', '2', 'k', () => true)).toBe('take');
     expect(task.receive('cmd.a', '7', 'k', () => true)).toBe('skip');
@@ -81,19 +82,19 @@ describe('PartitionTask', () => {
   });
 
   it('when the same partition is acquired anew, then the new task holds nothing of the old one: offsets, forwarded marks, runs', () => {
-    const old = new PartitionTask(0, { phase: 'active' });
+    const old = new PartitionTask(0, { phase: 'active' }, heldLease);
     old.receive('cmd.a', '4', 'k', () => true);
     old.markForwarded('cmd.a', 4n);
     old.close();
     expect(old.revoked).toBe(true);
-    const fresh = new PartitionTask(0, { phase: 'active' });
+    const fresh = new PartitionTask(0, { phase: 'active' }, heldLease);
     expect(fresh.receive('cmd.a', '4', 'k', () => true)).toBe('take');
     expect(fresh.forwardedUpTo('cmd.a')).toBe(-1n);
     expect(fresh.marks('ledger')).toEqual([]);
   });
 
   it('when a sweep is still running, then another is not started', async () => {
-    const task = new PartitionTask(0, { phase: 'active' });
+    const task = new PartitionTask(0, { phase: 'active' }, heldLease);
     let sweeps = 0;
     let finish: () => void = () => {};
     const sweep = () =>
@@ -122,13 +123,16 @@ describe('PartitionTask', () => {
       ledgerTopic: 'ledger',
       marker,
       outbox: outbox as never,
+      owner: { assertWritable() {} },
       maxDeaths: 2,
       onRefused: () => {},
     });
     const inHand = new Map([['cmd.a', 5n]]);
-    expect(new PartitionTask(0, { phase: 'active' }).recover(inHand, false, undefined)).toBe(false);
+    expect(
+      new PartitionTask(0, { phase: 'active' }, heldLease).recover(inHand, false, undefined),
+    ).toBe(false);
 
-    const task = new PartitionTask(0, { phase: 'active' });
+    const task = new PartitionTask(0, { phase: 'active' }, heldLease);
     task.acquire(guard, new LedgerReader({ instance: 'me', nonce: 'n' }), 0);
     expect(task.recover(inHand, false, undefined)).toBe(true);
     const last = () => JSON.parse(String(written.at(-1)?.value));

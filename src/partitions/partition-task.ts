@@ -24,8 +24,14 @@ import {
   transition,
 } from './partition-machine.js';
 
+/** Whether this instance's lease on its partitions holds now (lease.ts, kept by partitions.ts). */
+export interface LeaseHolder {
+  holds(): boolean;
+}
+
 export class PartitionTask {
   readonly partition: number;
+  readonly #lease: LeaseHolder;
   // Undefined once it is gone (released, or given up before it was acquired).
   #state: PartitionState | undefined;
   #guard: CrashGuard | undefined;
@@ -48,23 +54,37 @@ export class PartitionTask {
   /** Of the first assignment, not yet active or given up: start-up waits for it. */
   firstRestore = false;
 
-  constructor(partition: number, state: PartitionState) {
+  constructor(partition: number, state: PartitionState, lease: LeaseHolder) {
     this.partition = partition;
     this.#state = state;
+    this.#lease = lease;
   }
 
   get phase(): Phase | 'gone' {
     return this.#state?.phase ?? 'gone';
   }
 
-  /** Commands of it may start: exactly while it is active. */
+  /** Commands of it may start: exactly while it is active and this instance's lease holds. */
   get canStart(): boolean {
-    return this.#state?.phase === 'active';
+    return this.#state?.phase === 'active' && this.#lease.holds();
   }
 
-  /** Released (or gone): its writes are refused. */
+  /**
+   * Released (or gone), or its lease ended (read off the clock, so a thawed process refuses at
+   * once, before its timers have given the partition up): its writes are refused.
+   */
   get revoked(): boolean {
-    return this.#state === undefined || this.#state.phase === 'releasing';
+    return this.#state === undefined || this.#state.phase === 'releasing' || !this.#lease.holds();
+  }
+
+  /** The nonce of this acquisition (its marker's), once it is being marked. */
+  get acquisition(): string | undefined {
+    return this.#state?.nonce;
+  }
+
+  /** The acquisition takes the partition over: its marker says so (crash-guard.ts). */
+  activate(): void {
+    void this.#guard?.activate();
   }
 
   get restoring(): boolean {
@@ -162,7 +182,7 @@ export class PartitionTask {
     return [
       ...(this.#guard ? [this.#guard.markerRecord()] : []),
       ...(this.#forwarded.size > 0
-        ? [forwardedRecord(ledgerTopic, this.partition, this.#forwarded)]
+        ? [forwardedRecord(ledgerTopic, this.partition, this.#forwarded, this.acquisition)]
         : []),
     ];
   }

@@ -1,17 +1,24 @@
 import pino from 'pino';
 import { describe, expect, it, vi } from 'vitest';
+import { asRead } from '../../test/support/inbound-record.js';
 import { KafkaWriteFailed, LedgerUnwritable } from '../errors.js';
-import type { InboundRecord, OutboundRecord, TopicPartitions } from '../kafka/index.js';
+import type { OutboundRecord, TopicPartitions } from '../kafka/index.js';
 import { Ledger } from '../ledger/index.js';
 import { Outbox } from '../producers/index.js';
 import { fetchPlan } from './fetch-plan.js';
+import { Lease } from './lease.js';
 import { Partitions } from './partitions.js';
 
 const topics = { commands: ['cmd.a', 'cmd.b'], ledger: 'ledger' };
 
 /** A driver over fakes: a consumer whose fetch state is kept, an outbox whose sends Kafka takes. */
 function driver(
-  options: { refuse?: boolean; live?: string[]; onShareChange?: (held: number) => void } = {},
+  options: {
+    refuse?: boolean;
+    live?: string[];
+    onShareChange?: (held: number) => void;
+    leaseMs?: number;
+  } = {},
 ) {
   const fetching = new Map<string, boolean>();
   const mark = (on: boolean) => (list: readonly TopicPartitions[]) => {
@@ -22,6 +29,11 @@ function driver(
     liveInstances: vi.fn(async () => new Set(['me', ...(options.live ?? [])])),
     committed: vi.fn(async () => new Map([['ledger', '0']])),
     offsetForTime: vi.fn(async () => '0'),
+    positions: vi.fn(async () => [
+      { topic: 'cmd.a', partition: 0, logStart: '0', highWatermark: '9', committed: '5' },
+      { topic: 'cmd.b', partition: 0, logStart: '2', highWatermark: '9' },
+      { topic: 'cmd.a', partition: 1, logStart: '0', highWatermark: '9', committed: '7' },
+    ]),
     seek: vi.fn(),
     commit: vi.fn(async () => {}),
     pause: vi.fn(mark(false)),
@@ -48,6 +60,7 @@ function driver(
     topics,
     ledger: new Ledger('ledger'),
     outbox,
+    lease: new Lease(options.leaseMs ?? 60_000),
     clearQueued,
     onLedgerUnwritable,
     onShareChange: options.onShareChange,
@@ -65,7 +78,7 @@ function driver(
     partitions.onLedgerBatch({
       topic: 'ledger',
       partition,
-      records: records.map((r, i) => inbound(r, partition, i)),
+      records: records.map((r, offset) => asRead(r, { partition, offset, timestamp: 0 })),
       resolve: () => {},
     });
   };
@@ -82,20 +95,14 @@ function driver(
   };
 }
 
-function inbound(record: OutboundRecord, partition: number, offset: number): InboundRecord {
-  return {
-    topic: record.topic,
-    partition,
-    offset: String(offset),
-    key: record.key === null ? null : Buffer.from(record.key),
-    value: record.value === null ? null : Buffer.from(record.value),
-    headers: {},
-    timestamp: '0',
-  };
-}
-
-const markers = (written: OutboundRecord[], kind: string) =>
-  written.filter((r) => r.topic === 'ledger' && String(r.value).includes(`"kind":"${kind}"`));
+/** The markers written: `acquired` (an acquisition's first), `active` (its take-over), `released`. */
+const markers = (written: OutboundRecord[], kind: 'acquired' | 'active' | 'released') =>
+  written.filter((r) => {
+    const value = String(r.value);
+    const active = value.includes('"active":true');
+    if (kind === 'active') return active;
+    return r.topic === 'ledger' && !active && value.includes(`"kind":"${kind}"`);
+  });
 
 describe('Partitions', () => {
   it('when partitions are assigned, then each marks and restores its ledger before its commands are fetched and may start', async () => {
@@ -213,6 +220,91 @@ describe('Partitions', () => {
     expect(markers(written, 'released')).toHaveLength(2);
     partitions.onAssignment([0, 1, 2]);
     expect(markers(written, 'acquired')).toHaveLength(2);
+  });
+});
+
+describe('the lease on the partitions', () => {
+  /** A driver whose partitions 0 and 1 are active, under a 6 s lease. */
+  async function active() {
+    const d = driver({ leaseMs: 6_000 });
+    d.partitions.onAssignment([0, 1]);
+    await vi.waitFor(() => expect(markers(d.written, 'acquired')).toHaveLength(2));
+    d.readLedger(0);
+    d.readLedger(1);
+    await d.partitions.whenRestored();
+    await vi.waitFor(() => expect(markers(d.written, 'active')).toHaveLength(2));
+    return d;
+  }
+
+  it('when a partition turns active, then its acquisition says so in an active marker before any of its commands may run', async () => {
+    const { written } = await active();
+    expect(markers(written, 'active').map((r) => r.partition)).toEqual([0, 1]);
+  });
+
+  it('when the group has not answered for the lease, then every partition is given up at once: runs aborted, queues and entries dropped, nothing written or committed, nothing claimed at the next join', async () => {
+    vi.useFakeTimers({
+      shouldAdvanceTime: true,
+      toFake: ['setTimeout', 'clearTimeout', 'performance'],
+    });
+    const { partitions, written, consumer, clearQueued } = await active();
+    const run = partitions.task(0)?.startRun();
+    const before = written.length;
+    vi.advanceTimersByTime(6_000);
+    expect(run?.aborted).toBe(true);
+    expect(String(run?.reason)).toContain('lease on it ended');
+    expect([partitions.task(0), partitions.task(1)]).toEqual([undefined, undefined]);
+    expect(clearQueued.mock.calls.map(([p]) => p).sort()).toEqual([0, 1]);
+    await partitions.commit();
+    expect(consumer.commit).not.toHaveBeenCalled();
+    expect(written.slice(before)).toEqual([]);
+    expect(partitions.held()).toEqual([]);
+  });
+
+  it('when the coordinator answers a heartbeat again after the loss, then each command partition goes back to its committed offset (or its start) and the assignment is acquired afresh', async () => {
+    vi.useFakeTimers({
+      shouldAdvanceTime: true,
+      toFake: ['setTimeout', 'clearTimeout', 'performance'],
+    });
+    const { partitions, written, consumer, readLedger } = await active();
+    vi.advanceTimersByTime(6_000);
+    partitions.onHeartbeat();
+    await vi.waitFor(() => expect(markers(written, 'acquired')).toHaveLength(4));
+    expect(consumer.seek.mock.calls).toEqual([
+      ['cmd.a', 0, '5'],
+      ['cmd.b', 0, '2'],
+      ['cmd.a', 1, '7'],
+    ]);
+    readLedger(0);
+    readLedger(1);
+    await vi.waitFor(() => expect(partitions.task(0)?.canStart).toBe(true));
+    expect(partitions.held()).toEqual([0, 1]);
+  });
+
+  it('when the process was frozen past the lease and a join comes before its timer, then what it held is given up first: a partition kept is acquired afresh, not carried on', async () => {
+    let now = 1_000;
+    vi.spyOn(performance, 'now').mockImplementation(() => now);
+    const { partitions, written } = await active();
+    const kept = partitions.task(0);
+    now += 15_000;
+    expect(kept?.canStart).toBe(false);
+    expect(kept?.revoked).toBe(true);
+    expect(partitions.held()).toEqual([]);
+    partitions.onAssignment([0]);
+    expect(partitions.task(0)).not.toBe(kept);
+    expect(partitions.task(1)).toBeUndefined();
+    await vi.waitFor(() => expect(markers(written, 'acquired')).toHaveLength(3));
+    expect(markers(written, 'released')).toEqual([]);
+  });
+
+  it('when the Kafka consumer crashes, then every partition is given up at once, and the next join acquires its assignment afresh', async () => {
+    const { partitions, written } = await active();
+    const run = partitions.task(1)?.startRun();
+    partitions.onCrash();
+    expect(run?.aborted).toBe(true);
+    expect(partitions.task(1)).toBeUndefined();
+    partitions.onAssignment([1]);
+    await vi.waitFor(() => expect(markers(written, 'acquired')).toHaveLength(3));
+    expect(markers(written, 'released')).toEqual([]);
   });
 });
 

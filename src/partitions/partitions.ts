@@ -3,7 +3,8 @@
  * (partition-task.ts), each holding everything of its partition. It turns assignments, ledger
  * records, acknowledgements and timers into events of the task's machine (partition-machine.ts),
  * applies the decisions the machine returns, and after each step tells the consumer what to
- * fetch (fetch-plan.ts).
+ * fetch (fetch-plan.ts). It also keeps this instance's lease on them (lease.ts): the group's
+ * answers renew it; when it ends, every task is lost at once.
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -19,6 +20,7 @@ import {
 import type { Outbox } from '../producers/index.js';
 import { CAREFUL_SCHEDULING_KEY, CrashGuard } from './crash-guard.js';
 import { fetchPlan, type Holds } from './fetch-plan.js';
+import type { Lease, LeaseDecision, LeaseEvent, LoseReason } from './lease.js';
 import { LedgerUpkeep } from './ledger-upkeep.js';
 import { OffsetCommitter } from './offset-committer.js';
 import {
@@ -34,12 +36,21 @@ import { PartitionTask } from './partition-task.js';
 export interface PartitionsOptions {
   readonly consumer: Pick<
     GroupConsumer,
-    'liveInstances' | 'committed' | 'offsetForTime' | 'seek' | 'commit' | 'pause' | 'resume'
+    | 'liveInstances'
+    | 'committed'
+    | 'positions'
+    | 'offsetForTime'
+    | 'seek'
+    | 'commit'
+    | 'pause'
+    | 'resume'
   >;
   readonly instance: string;
   readonly topics: { readonly commands: readonly string[]; readonly ledger: string };
   readonly ledger: Ledger;
   readonly outbox: Outbox;
+  /** This instance's lease on its partitions, which this driver keeps (lease.ts). */
+  readonly lease: Lease;
   /** Drops the partition's queued commands (and those waiting to retry): the next owner runs them. */
   readonly clearQueued: (partition: number) => void;
   /**
@@ -53,6 +64,8 @@ export interface PartitionsOptions {
    * its `released` marker is written (docs/design.md, "Circuit breaker and rate limit").
    */
   readonly onShareChange?: (held: number) => void;
+  /** The lease ended and every partition was given up, or the group answered again after that. */
+  readonly onLease?: (event: { held: boolean; reason?: LoseReason }) => void;
   readonly settings: Settings & {
     readonly crashLoopLimit: number;
     /** LEDGER_REPLAY_WINDOW (ledger-upkeep.ts). */
@@ -76,6 +89,7 @@ export class Partitions {
   #stopping: { drainMs: number } | undefined;
   #firstRestore: { done: Promise<void>; resolve: () => void } | undefined;
   #whenGone: Array<() => void> = [];
+  #leaseTimer: NodeJS.Timeout | undefined;
   readonly #upkeep: LedgerUpkeep;
   readonly #committer: OffsetCommitter;
 
@@ -89,11 +103,19 @@ export class Partitions {
       windowMs: settings.ledgerWindowMs,
       log,
     });
-    this.#committer = new OffsetCommitter({ consumer, log });
+    this.#committer = new OffsetCommitter({ consumer, lease: options.lease, log });
   }
 
   get assigned(): readonly number[] {
     return this.#assigned;
+  }
+
+  /**
+   * What this member claims at its next join: its assignment while the lease holds, nothing once
+   * it may have lost it (a member back from a stall takes only what it is given now).
+   */
+  held(): readonly number[] {
+    return this.#options.lease.holds() ? this.#assigned : [];
   }
 
   /** The task of a partition this instance holds now; undefined when it holds none. */
@@ -106,9 +128,33 @@ export class Partitions {
     return this.#firstRestore?.done ?? Promise.resolve();
   }
 
+  /**
+   * The member joined the group with these partitions. A lease that ran out unnoticed (the
+   * process was frozen) is given up first; the join then renews it, and after a loss the whole
+   * assignment is acquired afresh.
+   */
   onAssignment(partitions: readonly number[]): void {
+    const now = performance.now();
+    this.#leaseEvent({ type: 'due', at: now }, 'join');
+    this.#assign(partitions);
+    this.#leaseEvent({ type: 'answered', at: now }, 'join');
+  }
+
+  /** The coordinator accepted a heartbeat: the lease is renewed (lease.ts). */
+  onHeartbeat(): void {
+    this.#leaseEvent({ type: 'answered', at: performance.now() }, 'heartbeat');
+  }
+
+  /** The group consumer crashed: it left the group, so every partition is lost at once. */
+  onCrash(): void {
+    this.#leaseEvent({ type: 'crashed' }, 'crash');
+  }
+
+  #assign(partitions: readonly number[]): void {
     const previous = new Set(this.#assigned);
     this.#assigned = partitions;
+    // Lost: nothing is held, and the whole assignment is acquired when the lease is regained.
+    if (this.#options.lease.lost) return;
     const { handoverTimeoutMs } = this.#options.settings;
     for (const partition of previous) {
       if (!partitions.includes(partition)) {
@@ -232,6 +278,7 @@ export class Partitions {
 
   /** Releases every partition, giving running commands `drainMs` to finish; takes nothing new. */
   releaseAll(drainMs: number): Promise<void> {
+    clearTimeout(this.#leaseTimer);
     this.#stopping = { drainMs };
     const gone = new Promise<void>((resolve) => this.#whenGone.push(resolve));
     this.#hold('stopping', true);
@@ -242,9 +289,87 @@ export class Partitions {
     return gone;
   }
 
+  #leaseEvent(event: LeaseEvent, via: 'join' | 'heartbeat' | 'crash'): void {
+    for (const decision of this.#options.lease.step(event)) this.#applyLease(decision, via);
+  }
+
+  #applyLease(decision: LeaseDecision, via: 'join' | 'heartbeat' | 'crash'): void {
+    switch (decision.do) {
+      case 'due-at':
+        clearTimeout(this.#leaseTimer);
+        if (this.#stopping) return;
+        this.#leaseTimer = setTimeout(
+          () => this.#leaseEvent({ type: 'due', at: performance.now() }, via),
+          Math.max(0, decision.at - performance.now()),
+        );
+        break;
+      case 'lose-all':
+        this.#loseAll(decision.reason);
+        break;
+      case 'regain':
+        this.#regain(via);
+        break;
+    }
+  }
+
+  /**
+   * Every task is lost at once, writing nothing (partition-machine.ts, `lost`): whoever the group
+   * gives the partitions to may already be acting for them.
+   */
+  #loseAll(reason: LoseReason): void {
+    clearTimeout(this.#leaseTimer);
+    const lost = [...this.#tasks.keys()];
+    const { log, onLease, lease } = this.#options;
+    log.warn(
+      { reason, partitions: lost, leaseMs: lease.leaseMs },
+      reason === 'crashed'
+        ? 'lease lost: the Kafka consumer crashed and left the group; every partition given up, nothing written'
+        : 'lease lost: the group coordinator has not answered this instance for too long; every partition given up, nothing written',
+    );
+    for (const partition of lost) this.#dispatch(partition, { type: 'lost' });
+    onLease?.({ held: false, reason });
+  }
+
+  /**
+   * The coordinator answers again: the assignment is acquired afresh. Still the same membership
+   * (a heartbeat), kafkajs fetches on from where it was, past the records dropped with the lost
+   * tasks: each command partition is first moved back to the group's committed offset.
+   */
+  #regain(via: 'join' | 'heartbeat' | 'crash'): void {
+    const { log, onLease } = this.#options;
+    log.info(
+      { partitions: this.#assigned, via },
+      'lease regained: acquiring the assignment afresh',
+    );
+    onLease?.({ held: true });
+    const partitions = this.#assigned.filter((p) => !this.#tasks.has(p));
+    const acquire = () => {
+      // Lost again meanwhile: the next regain acquires them.
+      if (this.#options.lease.lost) return;
+      for (const partition of partitions) this.#open(partition);
+      this.#learnMembers(partitions);
+      this.#fetch();
+    };
+    if (via === 'heartbeat') void this.#rewindToCommitted(partitions).then(acquire);
+    else acquire();
+  }
+
+  /** Fetches each command partition from the group's committed offset, or its start. */
+  async #rewindToCommitted(partitions: readonly number[]): Promise<void> {
+    const { consumer, topics, log } = this.#options;
+    try {
+      const positions = await consumer.positions(topics.commands);
+      for (const { topic, partition, committed, logStart } of positions) {
+        if (partitions.includes(partition)) consumer.seek(topic, partition, committed ?? logStart);
+      }
+    } catch (error) {
+      log.warn({ err: error }, 'committed offsets unknown after the lease was regained');
+    }
+  }
+
   /** A task for a partition assigned anew; one assigned while stopping is let go at once. */
   #open(partition: number): void {
-    this.#tasks.set(partition, new PartitionTask(partition, NEW_PARTITION));
+    this.#tasks.set(partition, new PartitionTask(partition, NEW_PARTITION, this.#options.lease));
     if (this.#stopping) this.#dispatch(partition, { type: 'stop', ...this.#stopping });
   }
 
@@ -317,7 +442,10 @@ export class Partitions {
         void task.whenIdle().then(() => this.#dispatch(partition, { type: 'runs-idle' }));
         break;
       case 'abort-runs':
-        task.abortRuns(released(partition));
+        task.abortRuns(this.#options.lease.lost ? lost(partition) : released(partition));
+        break;
+      case 'drop-entries':
+        this.#options.ledger.drop(partition);
         break;
       case 'release':
         void this.#release(task);
@@ -339,7 +467,10 @@ export class Partitions {
   /** Released and assigned again meanwhile: a new acquisition, so a new task. */
   #renew(task: PartitionTask): void {
     task.close();
-    this.#tasks.set(task.partition, new PartitionTask(task.partition, NEW_PARTITION));
+    this.#tasks.set(
+      task.partition,
+      new PartitionTask(task.partition, NEW_PARTITION, this.#options.lease),
+    );
     this.#learnMembers([task.partition]);
   }
 
@@ -370,6 +501,7 @@ export class Partitions {
       ledgerTopic: ledger.topic,
       marker,
       outbox,
+      owner: task,
       maxDeaths: settings.crashLoopLimit,
       onRefused: (error) => onLedgerUnwritable(unwritable(ledger.topic, partition, error)),
       carefulHeldBack: () => task.holdsBack(CAREFUL_SCHEDULING_KEY),
@@ -379,12 +511,12 @@ export class Partitions {
       new LedgerReader({ instance, nonce }, this.#options.ledger.newStore(partition)),
       Date.now(),
     );
-    outbox.write([markerRecord(ledger.topic, partition, marker)]).then(
+    outbox.write([markerRecord(ledger.topic, partition, marker)], task).then(
       () => this.#dispatch(partition, { type: 'marker-written' }),
       (error: unknown) =>
         this.#dispatch(
           partition,
-          error instanceof OutboxClosed
+          error instanceof OutboxClosed || error instanceof PartitionReleased
             ? { type: 'marker-abandoned' }
             : { type: 'marker-refused', error },
         ),
@@ -396,19 +528,21 @@ export class Partitions {
     task.dropReader();
     if (!reader) return;
     const { ledger, outbox, log } = this.#options;
-    ledger.adopt(partition, reader.entries);
+    task.activate();
+    ledger.adopt(partition, reader.entries, task.acquisition as string);
     for (const [topic, offset] of reader.forwarded) task.markForwarded(topic, offset);
     if (crashed.length > 0) this.#recover(task, reader, crashed);
     const others = reader.otherInstances();
     // Housekeeping: their ownership is over, so their markers can go.
     if (others.length > 0) {
       const tombstones = others.map((other) => markerTombstone(ledger.topic, partition, other));
-      void outbox.write(tombstones).catch(() => {});
+      void outbox.write(tombstones, task).catch(() => {});
     }
     if (timedOut) log.warn({ partition }, 'previous owner did not release in time; taking over');
     const ms = Date.now() - task.acquiredAt;
     const { size: entries } = reader.entries;
-    log.info({ partition, entries, unreadable: reader.unreadable, ms }, 'partition acquired');
+    const { unreadable, stale } = reader;
+    log.info({ partition, entries, unreadable, stale, ms }, 'partition acquired');
   }
 
   /**
@@ -507,6 +641,13 @@ function taskPhase(task: PartitionTask | undefined): Phase {
 
 function released(partition: number): PartitionReleased {
   return new PartitionReleased(`partition ${partition} released`, { details: { partition } });
+}
+
+function lost(partition: number): PartitionReleased {
+  return new PartitionReleased(
+    `partition ${partition} lost: this instance's lease on it ended, so it no longer acts for it`,
+    { details: { partition } },
+  );
 }
 
 function unwritable(topic: string, partition: number, cause: unknown): LedgerUnwritable {

@@ -220,7 +220,7 @@ export class CommandPublisher {
       : [event];
     if (job.record.key === null) {
       lease.assertWritable();
-      await this.#options.outbox.write(records);
+      await this.#options.outbox.write(records, lease);
       return;
     }
     const token = rejectionToken(job.record);
@@ -238,7 +238,7 @@ export class CommandPublisher {
     lease.assertWritable();
     const { ledger, outbox } = this.#options;
     const { partition } = job.record;
-    return outbox.write([ledger.write(partition, job.key, next), ...others]);
+    return outbox.write([ledger.write(partition, job.key, next), ...others], lease);
   }
 
   #encode(

@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { inboundRecord } from '../../test/support/inbound-record.js';
 import { CommandInvalid } from '../errors.js';
-import { BATCH_OVERHEAD_BYTES, type InboundRecord, recordSize } from '../kafka/index.js';
+import { BATCH_OVERHEAD_BYTES, recordSize } from '../kafka/index.js';
 import { DLQ_HEADERS, deadLetterRecord } from './dead-letter.js';
 
-const record: InboundRecord = {
-  topic: 'commands.remind',
+const record = inboundRecord({
   partition: 3,
-  offset: '42',
-  key: Buffer.from('biz-1'),
-  value: Buffer.from('{not json'),
+  offset: 42,
+  key: 'biz-1',
+  value: '{not json',
   headers: { traceparent: Buffer.from('00-abc'), 'dlq-error-code': 'forged' },
-  timestamp: '1767323045678',
-};
+  timestamp: 1767323045678,
+});
 const error = new CommandInvalid('commands.remind/3@42: the value is not JSON', {
   details: {
     topic: 'commands.remind',

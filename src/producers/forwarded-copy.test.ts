@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { inboundRecord } from '../../test/support/inbound-record.js';
 import type { InboundRecord } from '../kafka/index.js';
 import {
   FORWARDED_FROM_HEADER,
@@ -9,15 +10,8 @@ import {
   producedTime,
 } from './forwarded-copy.js';
 
-const record = (headers: InboundRecord['headers'] = {}): InboundRecord => ({
-  topic: 'cmds',
-  partition: 5,
-  offset: '17',
-  key: Buffer.from('biz-1'),
-  value: Buffer.from('{}'),
-  headers,
-  timestamp: '0',
-});
+const record = (headers: InboundRecord['headers'] = {}) =>
+  inboundRecord({ topic: 'cmds', partition: 5, offset: 17, key: 'biz-1', value: '{}', headers });
 
 describe('forwarded copies', () => {
   it('copies key, value and headers untouched to the partition, naming where and when the record was written', () => {

@@ -8,4 +8,4 @@ export {
 } from './command-publisher.js';
 export * from './dead-letter.js';
 export * from './forwarded-copy.js';
-export { Outbox, type OutboxOptions, type OutboxSink } from './outbox.js';
+export { Outbox, type OutboxOptions, type OutboxSink, type WriteOwner } from './outbox.js';

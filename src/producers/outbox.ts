@@ -22,6 +22,11 @@
  *
  * close() ends it at shutdown: whatever is not acknowledged by then rejects with OutboxClosed,
  * nothing is sent again, and no timer is left.
+ *
+ * A write may name its owner (the partition's task it was written under): right before each
+ * send, a write whose owner refuses writes now (released, or this instance's lease on it ended)
+ * is rejected with the owner's error and not sent. A record written before the process froze
+ * for longer than its lease is never sent after the thaw.
  */
 import { KafkaWriteFailed, OutboxClosed, SigningBridgeError } from '../errors.js';
 import { type OutboundRecord, recordSize } from '../kafka/index.js';
@@ -44,11 +49,23 @@ export interface OutboxOptions {
    */
   readonly compactedTopics?: ReadonlySet<string>;
   readonly onSendFailed?: (error: unknown, attempt: number, delayMs: number) => void;
+  /**
+   * Asked right before each send: an error refuses every write of the batch with it, and nothing
+   * is sent (the instance may no longer act for the partitions written to: its lease ended).
+   */
+  readonly refusal?: () => Error | undefined;
+}
+
+/** Who a write is for: it is sent only while its owner takes writes. */
+export interface WriteOwner {
+  /** @throws the error to reject the write with, when its owner takes no more writes */
+  assertWritable(): void;
 }
 
 interface PendingWrite {
   readonly records: readonly OutboundRecord[];
   readonly bytes: number;
+  readonly owner: WriteOwner | undefined;
   readonly resolve: () => void;
   readonly reject: (error: unknown) => void;
 }
@@ -72,7 +89,7 @@ export class Outbox {
    * Resolves once the records are acknowledged; rejects with a permanent KafkaWriteFailed when
    * Kafka refuses them for good or one is larger than any batch may be.
    */
-  write(records: readonly OutboundRecord[]): Promise<void> {
+  write(records: readonly OutboundRecord[], owner?: WriteOwner): Promise<void> {
     if (records.length === 0) return Promise.resolve();
     if (this.#closing.signal.aborted) return Promise.reject(this.#closing.signal.reason);
     let bytes = 0;
@@ -85,7 +102,7 @@ export class Outbox {
     if (largest > this.#options.maxBatchBytes)
       return Promise.reject(tooLarge(largest, this.#options));
     const written = new Promise<void>((resolve, reject) => {
-      this.#pending.push({ records, bytes, resolve, reject });
+      this.#pending.push({ records, bytes, owner, resolve, reject });
     });
     this.#pendingRecords += records.length;
     this.#pendingBytes += bytes;
@@ -146,10 +163,13 @@ export class Outbox {
    * Sends until acknowledged, refused for good, or closed; close() rejects the writes then. A
    * batch refused for good is sent again write by write: only the writes refused alone fail.
    */
-  async #send(writes: readonly PendingWrite[]): Promise<void> {
-    const records = this.#lastOfEachKey(writes.flatMap((write) => write.records));
+  async #send(batch: readonly PendingWrite[]): Promise<void> {
+    let writes = batch;
     const { signal } = this.#closing;
     for (let attempt = 0; !signal.aborted; attempt++) {
+      writes = this.#stillOwned(writes);
+      if (writes.length === 0) return;
+      const records = this.#lastOfEachKey(writes.flatMap((write) => write.records));
       try {
         await untilAborted(this.#options.sink(records), signal);
         for (const write of writes) write.resolve();
@@ -166,6 +186,25 @@ export class Outbox {
         await sleep(delayMs, signal).catch(() => {});
       }
     }
+  }
+
+  /**
+   * The writes that may still be sent: the rest are rejected, each with its owner's refusal (or
+   * the outbox's, for all, when `refusal` says so).
+   */
+  #stillOwned(writes: readonly PendingWrite[]): PendingWrite[] {
+    const refusal = this.#options.refusal?.();
+    const owned: PendingWrite[] = [];
+    for (const write of writes) {
+      try {
+        if (refusal) throw refusal;
+        write.owner?.assertWritable();
+        owned.push(write);
+      } catch (error) {
+        write.reject(error);
+      }
+    }
+    return owned;
   }
 
   /**

@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { asRead, deadLetterOf } from '../../test/support/dead-letters.js';
-import type { InboundRecord } from '../kafka/index.js';
+import { deadLetterOf } from '../../test/support/dead-letters.js';
+import { asRead, inboundRecord } from '../../test/support/inbound-record.js';
 import { DLQ_HEADERS, REPLAY_MARKER_HEADERS } from '../producers/dead-letter.js';
 import { decodeDeadLetter } from './dead-letters.js';
 
-const command: InboundRecord = {
+const command = inboundRecord({
   topic: 't.commands.approve',
   partition: 1,
-  offset: '41',
-  key: Buffer.from('order-1'),
-  value: Buffer.from('{"commandId":"c-1","bizId":"order-1","payload":{"pass":"yes"}}'),
+  offset: 41,
+  key: 'order-1',
+  value: '{"commandId":"c-1","bizId":"order-1","payload":{"pass":"yes"}}',
   headers: { origin: Buffer.from('billing') },
-  timestamp: '1767323045678',
-};
+  timestamp: 1767323045678,
+});
 const at = { partition: 0, offset: '3' };
 
 describe('decodeDeadLetter', () => {

@@ -13,6 +13,8 @@ export interface CallRecord {
   readonly operation: string;
   readonly bizId?: string | undefined;
   readonly contractId?: string | undefined;
+  /** The signatory a reminder names (absent: a reminder to whoever signs now, or another operation). */
+  readonly signatoryId?: string | undefined;
   readonly httpStatus: number;
   /**
    * The code of the operation's answer (`0` / `00000000` on success), whether or not a fault

@@ -57,6 +57,7 @@ interface Reply {
   readonly body: ResponseBody;
   readonly bizId?: string | undefined;
   readonly contractId?: string | undefined;
+  readonly signatoryId?: string | undefined;
 }
 
 export async function servePlatform(
@@ -94,6 +95,7 @@ async function runAndAnswer(
   return {
     bizId: reply.bizId,
     contractId: reply.contractId,
+    signatoryId: reply.signatoryId,
     httpStatus: sentStatus(res),
     code,
     ok: delivered && reply.status === 200 && (code === '0' || code === '00000000'),
@@ -134,6 +136,7 @@ async function answer(
       body,
       bizId: contract?.bizId ?? refs.bizId,
       contractId: contract?.id ?? refs.contractId,
+      signatoryId: refs.signatoryId,
     };
   } catch (error) {
     if (error instanceof PlatformRefusal) return failure(error.code, error.message, refs);
@@ -151,6 +154,7 @@ function handle<Op extends OperationName>(operation: Op, request: unknown, deps:
 interface Refs {
   readonly bizId?: string | undefined;
   readonly contractId?: string | undefined;
+  readonly signatoryId?: string | undefined;
 }
 
 function failure(code: string, message: string, refs: Refs = {}): Reply {

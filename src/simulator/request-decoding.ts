@@ -50,15 +50,23 @@ export function parseRequest(operation: OperationName, decoded: DecodedBody): un
   return decoded.file ? { ...(parsed.data as object), file: decoded.file } : parsed.data;
 }
 
-/** The contract a body names, even when it fails the schema, for the call log. */
-export function refsOf(fields: unknown): { bizId?: string; contractId?: string } {
+/**
+ * The contract a body names, and the signatory a reminder names, even when it fails the schema,
+ * for the call log.
+ */
+export function refsOf(fields: unknown): {
+  bizId?: string;
+  contractId?: string;
+  signatoryId?: string;
+} {
   if (typeof fields !== 'object' || fields === null) return {};
-  const { bizId, contractId } = fields as Record<string, unknown>;
+  const { bizId, contractId, signatoryId } = fields as Record<string, unknown>;
   return {
     ...(typeof bizId === 'string' ? { bizId } : {}),
     ...(typeof contractId === 'string' || typeof contractId === 'number'
       ? { contractId: String(contractId) }
       : {}),
+    ...(typeof signatoryId === 'string' ? { signatoryId } : {}),
   };
 }
 

@@ -20,7 +20,7 @@ import {
   keyOnPartition,
   uniquePrefix,
 } from '../support/bridge-harness.js';
-import { harnessKafkaClient } from '../support/harness-kafka-client.js';
+import { TopicReader } from '../support/topic-reader.js';
 import { uniqueId } from '../support/unique.js';
 import { waitUntil } from '../support/wait.js';
 
@@ -33,38 +33,31 @@ const groupId = uniqueId('crash-loop');
 let sim: RunningSimulator;
 let sender: CommandSender;
 let collector: EventCollector;
-const careful: Array<{ topic: string; offset: string; deaths: number }> = [];
 const running: BridgeProcess[] = [];
-let stopLedger: () => Promise<void>;
+let ledger: TopicReader;
 
 beforeAll(async () => {
   sim = await startSimulator({ log: false });
   await createTopics(brokers, topics, PARTITIONS);
   sender = await CommandSender.connect(brokers, topics);
   collector = await EventCollector.start(brokers, topics);
-  stopLedger = await followCarefulRuns();
+  ledger = await TopicReader.start(brokers, [topics.ledger]);
 });
 
 afterAll(async () => {
   for (const bridge of running) bridge.kill('SIGKILL');
-  await stopLedger?.();
+  await ledger?.stop();
   await collector?.stop();
   await sender?.close();
   await sim?.stop();
 });
 
-/** Every careful-run record the bridge writes to the ledger, as it writes them. */
-async function followCarefulRuns(): Promise<() => Promise<void>> {
-  const consumer = harnessKafkaClient(brokers).consumer({ groupId: `ledger-${randomUUID()}` });
-  await consumer.connect();
-  await consumer.subscribe({ topics: [topics.ledger], fromBeginning: true });
-  await consumer.run({
-    eachMessage: async ({ message }) => {
-      if (message.key?.toString() !== ' careful' || message.value === null) return;
-      careful.push(JSON.parse(message.value.toString()));
-    },
-  });
-  return () => consumer.disconnect();
+/** The careful runs of the poison's topic the bridge has written to the ledger so far. */
+function poisonRuns(): Array<{ topic: string; offset: string; deaths: number }> {
+  return ledger
+    .keyed(' careful')
+    .flatMap((record) => (record.value === null ? [] : [JSON.parse(record.value)]))
+    .filter((run) => run.topic === topics.commands.initiate);
 }
 
 async function start(): Promise<BridgeProcess> {
@@ -129,7 +122,7 @@ describe('a record that kills the process whenever it runs', () => {
 
     for (let deaths = 0; deaths < LIMIT; deaths++) {
       bridge = await start();
-      await waitUntil(() => careful.filter((c) => c.topic === topics.commands.initiate), {
+      await waitUntil(poisonRuns, {
         until: (runs) => runs.some((c) => c.deaths === deaths),
         what: `the poison running alone with ${deaths} deaths`,
         timeoutMs: 60_000,
@@ -152,8 +145,7 @@ describe('a record that kills the process whenever it runs', () => {
       );
     await collector.waitUntil(() => letter() !== undefined, 30_000, 'the dead letter');
     expect(letter()?.key).toBe(poisonBizId);
-    const poisonRuns = careful.filter((c) => c.topic === topics.commands.initiate);
-    expect(poisonRuns.map((c) => c.deaths)).toEqual([0]);
+    expect(poisonRuns().map((c) => c.deaths)).toEqual([0]);
 
     await sim.admin.setFaults({});
     bridge.kill('SIGTERM');

@@ -4,7 +4,6 @@
  * restart; an open create-contract saga whose entry is older than the window still resumes
  * after a restart without a second draft.
  */
-import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { BridgeObserver, CommandEnding } from '../../src/consumers/index.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
@@ -17,7 +16,7 @@ import {
   startBridge,
   uniqueTopics,
 } from '../support/bridge-harness.js';
-import { harnessKafkaClient } from '../support/harness-kafka-client.js';
+import { TopicReader } from '../support/topic-reader.js';
 import { uniqueId } from '../support/unique.js';
 import { waitUntil } from '../support/wait.js';
 
@@ -29,13 +28,12 @@ const brokers = inject('kafkaBrokers').split(',');
 const topics = uniqueTopics();
 const groupId = uniqueId('ledger-window');
 const endings: CommandEnding[] = [];
-const tombstones = new Map<string, number>();
-const writes = new Map<string, number>();
 let sim: RunningSimulator;
 let sender: CommandSender;
 let collector: EventCollector;
 let bridge: InProcessBridge | undefined;
-let stopLedger: () => Promise<void>;
+/** Every record of the ledger topic: an entry's writes, and its tombstones once it expired. */
+let ledger: TopicReader;
 
 const observer: BridgeObserver = { commandFinished: ({ outcome }) => endings.push(outcome) };
 
@@ -44,7 +42,7 @@ beforeAll(async () => {
   await createTopics(brokers, topics);
   sender = await CommandSender.connect(brokers, topics);
   collector = await EventCollector.start(brokers, topics);
-  stopLedger = await followTombstones();
+  ledger = await TopicReader.start(brokers, [topics.ledger]);
 });
 
 afterEach(async () => {
@@ -54,27 +52,15 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await stopLedger?.();
+  await ledger?.stop();
   await collector?.stop();
   await sender?.close();
   await sim?.stop();
 });
 
-/** The bizIds whose ledger entry was deleted, and how often each was written. */
-async function followTombstones(): Promise<() => Promise<void>> {
-  const consumer = harnessKafkaClient(brokers).consumer({ groupId: `tombstones-${randomUUID()}` });
-  await consumer.connect();
-  await consumer.subscribe({ topics: [topics.ledger], fromBeginning: true });
-  await consumer.run({
-    eachMessage: async ({ message }) => {
-      const key = message.key?.toString();
-      if (key === undefined) return;
-      if (message.value === null) tombstones.set(key, (tombstones.get(key) ?? 0) + 1);
-      else writes.set(key, (writes.get(key) ?? 0) + 1);
-    },
-  });
-  return () => consumer.disconnect();
-}
+/** How often the bizId's ledger entry was written, and deleted (a tombstone: it expired). */
+const writesOf = (bizId: string) => ledger.keyed(bizId).filter((r) => r.value !== null).length;
+const tombstonesOf = (bizId: string) => ledger.keyed(bizId).filter((r) => r.value === null).length;
 
 function start(overrides = {}) {
   return startBridge({
@@ -95,7 +81,7 @@ const untilDrafts = (bizId: string, count: number, what: string) =>
 
 /** Until the ledger topic holds `count` tombstones of the bizId: its entry expired that often. */
 const untilExpired = (bizId: string, count: number, what: string) =>
-  waitUntil(() => tombstones.get(bizId) ?? 0, {
+  waitUntil(() => tombstonesOf(bizId), {
     until: (expired) => expired >= count,
     what,
     timeoutMs: 60_000,
@@ -154,8 +140,8 @@ describe('the replay window', () => {
     await sender.send([create]);
     await untilDrafts(bizId, 1, 'the draft');
     // The saga stays open: sweeps write its entry again as it outlives each window.
-    const written = writes.get(bizId) ?? 0;
-    await waitUntil(() => writes.get(bizId) ?? 0, {
+    const written = writesOf(bizId);
+    await waitUntil(() => writesOf(bizId), {
       until: (writtenNow) => writtenNow >= written + 3,
       what: 'the open entry kept by sweeps',
       timeoutMs: 60_000,
@@ -167,6 +153,6 @@ describe('the replay window', () => {
     const ended = await collector.waitForTerminalEvent(commandId, 60_000);
     expect(ended.event.type).toBe('signingbridge.contract.created');
     expect(await drafts(bizId)).toBe(1);
-    expect(tombstones.has(bizId)).toBe(false);
+    expect(tombstonesOf(bizId)).toBe(0);
   });
 });

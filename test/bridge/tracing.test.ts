@@ -19,7 +19,7 @@ import {
   testLogger,
   uniqueTopics,
 } from '../support/bridge-harness.js';
-import { type RawRecord, RecordReader } from '../support/record-reader.js';
+import { type RawRecord, TopicReader } from '../support/topic-reader.js';
 import { uniqueId } from '../support/unique.js';
 import { waitUntil } from '../support/wait.js';
 
@@ -65,7 +65,7 @@ afterAll(async () => {
 
 /** The command's events as a subscriber reads them, headers included, up to its terminal one. */
 async function eventsOf(commandId: string): Promise<RawRecord[]> {
-  const reader = await RecordReader.start(brokers, [topics.events]);
+  const reader = await TopicReader.start(brokers, [topics.events]);
   const own = (records: RawRecord[]) =>
     records.filter((r) => r.headers[CE_HEADERS.correlationId] === commandId);
   try {

@@ -1,13 +1,15 @@
 // `signing-bridge dlq list | replay` as processes against the real broker. The dead letters are
 // written as the bridge writes them (deadLetterRecord), so what a replay sends back is known.
+
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { createKafkaConnection, type InboundRecord } from '../../src/kafka/index.js';
+import { createKafkaConnection } from '../../src/kafka/index.js';
 import { DLQ_HEADERS } from '../../src/producers/dead-letter.js';
 import { type TopicNames, topicNames } from '../../src/schemas/messages/index.js';
 import { cli, killAll } from '../support/cli-process.js';
 import { deadLetterOf } from '../support/dead-letters.js';
-import { readTopic } from '../support/read-topic.js';
+import { inboundRecord } from '../support/inbound-record.js';
 import { testLogger } from '../support/test-logger.js';
+import { readTopic } from '../support/topic-reader.js';
 import { createTopics, uniquePrefix } from '../support/topics.js';
 import { clockPast } from '../support/wait.js';
 
@@ -47,17 +49,14 @@ interface Written {
 async function writeDeadLetters(topics: TopicNames, commandIds: string[], written: Written = {}) {
   const { sourceTopic, truncated } = written;
   const producer = await kafka.positionedProducer();
-  const letters = commandIds.map(
-    (commandId, i): InboundRecord => ({
+  const letters = commandIds.map((commandId, i) =>
+    inboundRecord({
       topic: sourceTopic ?? topics.commands.approve,
-      partition: 0,
-      offset: String(i),
-      key: Buffer.from(`biz-${commandId}`),
-      value: Buffer.from(
-        JSON.stringify({ commandId, bizId: `biz-${commandId}`, payload: { pass: 'yes' } }),
-      ),
+      offset: i,
+      key: `biz-${commandId}`,
+      value: JSON.stringify({ commandId, bizId: `biz-${commandId}`, payload: { pass: 'yes' } }),
       headers: { origin: Buffer.from('billing') },
-      timestamp: String(Date.now()),
+      timestamp: Date.now(),
     }),
   );
   const records = letters.map((letter) => deadLetterOf(letter, topics.deadLetter));

@@ -9,7 +9,7 @@ import { keyPartition } from '../../src/kafka/index.js';
 import { commandFingerprint } from '../../src/ledger/index.js';
 import { topicNames } from '../../src/schemas/messages/index.js';
 import { cli, killAll } from '../support/cli-process.js';
-import { readTopic } from '../support/read-topic.js';
+import { readTopic } from '../support/topic-reader.js';
 import { createTopics, uniquePrefix } from '../support/topics.js';
 
 const brokers = inject('kafkaBrokers').split(',');

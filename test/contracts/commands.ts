@@ -12,8 +12,8 @@ import {
   SEAL,
   templateDocument,
 } from '../handlers/support/fixtures.js';
-import type { RawRecord } from '../support/record-reader.js';
 import type { ServicePipeline } from '../support/service-pipeline.js';
+import type { RawRecord } from '../support/topic-reader.js';
 import { uniqueId } from '../support/unique.js';
 
 const AUDITED = [

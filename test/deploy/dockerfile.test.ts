@@ -159,7 +159,11 @@ describe('Dockerfile', () => {
         expect(copy.sources).toEqual(['/app/service']);
       } else if (copy.destination === './node_modules' && copy.from) {
         expect(copy.sources).toEqual(['/app/node_modules']);
-        expect(npmCi(copy.from)).toMatch(/\bnpm ci --omit=dev --omit=optional\b/);
+        // Installed with the declared patches applied, then without the development and
+        // optional packages (patch-package among them).
+        const install = npmCi(copy.from);
+        expect(install).toMatch(/\bnpx patch-package --error-on-fail\b/);
+        expect(install).toMatch(/\bnpm prune --omit=dev --omit=optional$/);
       } else if (copy.destination === './' && copy.from?.name === 'sbom') {
         // Written from the node_modules copied above (test/deploy/supply-chain.test.ts makes it
         // as that stage does).
@@ -203,10 +207,12 @@ describe('Dockerfile', () => {
   it('for the simulator target, has all of dist/, the optional PDF reader and the fixtures', () => {
     const simulator = stage('simulator');
     const install = npmCi(simulator);
-    expect(install).toMatch(/\bnpm ci --omit=dev\b/);
+    expect(install).toMatch(/\bnpx patch-package --error-on-fail\b/);
+    expect(install).toMatch(/\bnpm prune --omit=dev\b/);
     expect(install).not.toContain('--omit=optional');
     expect(copies(simulator).map((c) => `${c.from?.name ?? '.'} ${c.sources.join(' ')}`)).toEqual([
       '. package.json package-lock.json',
+      '. patches',
       'build /app/dist',
       '. fixtures',
     ]);

@@ -9,21 +9,21 @@ import { execFile } from 'node:child_process';
 import { promisify, stripVTControlCharacters } from 'node:util';
 import { type PartitionerArgs, Partitioners } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { RecordReader } from '../support/record-reader.js';
 import { type ServicePipeline, startServicePipeline } from '../support/service-pipeline.js';
 import { onPath, pythonVenv, REPO_ROOT } from '../support/tools.js';
+import { TopicReader } from '../support/topic-reader.js';
 import { uniqueId } from '../support/unique.js';
 
 const PARTITIONS = 12;
 let pipeline: ServicePipeline;
-let commands: RecordReader;
+let commands: TopicReader;
 
 beforeAll(async () => {
   pipeline = await startServicePipeline({
     brokers: inject('kafkaBrokers'),
     env: { TOPIC_PARTITIONS: String(PARTITIONS) },
   });
-  commands = await RecordReader.start(pipeline.brokers, [
+  commands = await TopicReader.start(pipeline.brokers, [
     pipeline.topics.commands['create-contract'],
   ]);
 }, 120_000);

@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { useEndToEnd } from '../e2e/support/e2e.js';
+import { nodeTool } from '../support/tools.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -144,10 +145,7 @@ interface ProbeReport {
 /** The Node versions the SDK supports (package.json engines, docs/sdk.md) and where each is. */
 const SUPPORTED_NODES: Array<[string, () => Promise<string>]> = [
   ["24, the project's own", async () => process.execPath],
-  [
-    '26',
-    async () => (await run(join(ROOT, 'scripts/tools/install-node.sh'), ['26'])).stdout.trim(),
-  ],
+  ['26', async () => nodeTool('26')],
 ];
 
 describe('the SDK in a host service', () => {

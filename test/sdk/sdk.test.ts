@@ -13,7 +13,7 @@ import {
 } from '../../src/sdk/index.js';
 import { useEndToEnd } from '../e2e/support/e2e.js';
 import { CommandSender, PERSON, TEST_PARTITIONS } from '../support/bridge-harness.js';
-import { readTopic } from '../support/read-topic.js';
+import { readTopic } from '../support/topic-reader.js';
 import { uniqueId } from '../support/unique.js';
 import { waitUntil } from '../support/wait.js';
 

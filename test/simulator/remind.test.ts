@@ -30,6 +30,23 @@ describe('remind signatories (/v2/contract/notice)', () => {
     expect(record.reminders.map((r) => r.signatoryIds)).toEqual([[signatoryId]]);
   });
 
+  it('the call log names the signatory a reminder names, whether or not it was reminded', async () => {
+    const contract = await signingContract(s.platform);
+    const signatoryId = contract.signatories[1].id;
+    await ok(s.platform, 'remindSignatories', { bizId: contract.bizId, signatoryId });
+    await remind({ bizId: contract.bizId, signatoryId: '7' });
+    await ok(s.platform, 'remindSignatories', { bizId: contract.bizId });
+    const calls = await s.sim.admin.calls({
+      operation: 'remindSignatories',
+      bizId: contract.bizId,
+    });
+    expect(calls.map((c) => [c.signatoryId, c.code])).toEqual([
+      [signatoryId, '00000000'],
+      ['7', '11990005'],
+      [undefined, '00000000'],
+    ]);
+  });
+
   it('the initiator is never reminded, even when named', async () => {
     const contract = await signingContract(s.platform);
     const answer = await remind({

@@ -1,7 +1,7 @@
-// Dead letters as the bridge writes them (src/producers/dead-letter.ts), and records as a
-// consumer reads them back, for tests of what reads the dead-letter topic.
+// Dead letters as the bridge writes them (src/producers/dead-letter.ts), for tests of what reads
+// the dead-letter topic.
 import { CommandInvalid } from '../../src/errors.js';
-import type { InboundRecord, OutboundRecord } from '../../src/kafka/index.js';
+import type { InboundRecord } from '../../src/kafka/index.js';
 import { deadLetterRecord } from '../../src/producers/dead-letter.js';
 
 /** Dead-letter limits with room enough that nothing is cut. */
@@ -28,27 +28,4 @@ export function schemaError(message = 'payload.pass: expected boolean'): Command
 /** The dead letter the bridge writes for `record` on `topic`. */
 export function deadLetterOf(record: InboundRecord, topic: string, error = schemaError()) {
   return deadLetterRecord(record, error, topic, ROOMY_DEAD_LETTER_LIMITS);
-}
-
-/** A written record as a consumer reads it back: key, value and headers as bytes. */
-export function asRead(
-  record: OutboundRecord,
-  at: { partition?: number; offset?: string; timestamp?: number } = {},
-): InboundRecord {
-  const bytes = (v: Buffer | string | null) => (v === null ? null : Buffer.from(v));
-  const headers = Object.fromEntries(
-    Object.entries(record.headers ?? {}).map(([name, v]) => [
-      name,
-      bytes(v as Buffer | string) as Buffer,
-    ]),
-  );
-  return {
-    topic: record.topic,
-    partition: at.partition ?? record.partition ?? 0,
-    offset: at.offset ?? '0',
-    key: bytes(record.key),
-    value: bytes(record.value),
-    headers,
-    timestamp: String(at.timestamp ?? Date.now()),
-  };
 }

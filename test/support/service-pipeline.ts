@@ -14,7 +14,7 @@ import { type Service, startService } from '../../src/service.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
 import { serviceEnvironment } from '../e2e/support/service-process.js';
 import { CommandSender } from './command-sender.js';
-import { RecordReader } from './record-reader.js';
+import { TopicReader } from './topic-reader.js';
 import { uniquePrefix } from './topics.js';
 
 export interface ServicePipeline {
@@ -24,7 +24,7 @@ export interface ServicePipeline {
   readonly sim: RunningSimulator;
   readonly sender: CommandSender;
   /** Every record of the events and dead-letter topics. */
-  readonly reader: RecordReader;
+  readonly reader: TopicReader;
   readonly service: Service;
   /** The text /metrics serves now. */
   metrics(): Promise<string>;
@@ -60,7 +60,7 @@ export async function startServicePipeline(options: {
   });
   const service = await startService(config, options.log ?? pino({ level: 'warn' }));
   const sender = await CommandSender.connect(brokers, topics);
-  const reader = await RecordReader.start(brokers, [topics.events, topics.deadLetter]);
+  const reader = await TopicReader.start(brokers, [topics.events, topics.deadLetter]);
   const metrics = async () => (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
   const stop = async () => {
     await reader.stop();

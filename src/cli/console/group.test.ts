@@ -11,6 +11,7 @@ function status(instance: string, partitions: number[]): InstanceStatus {
     host: `pod-${instance}`,
     startedAt: '2026-11-28T10:00:00.000Z',
     ready: true,
+    notReady: [],
     kafkaConnected: true,
     partitions,
     commands: { inFlight: 1, inFlightLimit: 10, pending: 2 },

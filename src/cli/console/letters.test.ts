@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { asRead, deadLetterOf } from '../../../test/support/dead-letters.js';
+import { deadLetterOf } from '../../../test/support/dead-letters.js';
+import { asRead } from '../../../test/support/inbound-record.js';
 import type { InboundRecord } from '../../kafka/index.js';
 import { DLQ_HEADERS, REPLAY_MARKER_HEADERS } from '../../producers/dead-letter.js';
 import { topicNames } from '../../schemas/messages/index.js';

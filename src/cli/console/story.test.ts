@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { asRead, deadLetterOf } from '../../../test/support/dead-letters.js';
+import { deadLetterOf } from '../../../test/support/dead-letters.js';
+import { asRead } from '../../../test/support/inbound-record.js';
 import type { InboundRecord, OutboundRecord } from '../../kafka/index.js';
 import { encodeEvent } from '../../producers/cloud-events.js';
 import { type PendingEvent, topicNames } from '../../schemas/messages/index.js';

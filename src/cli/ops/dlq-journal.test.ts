@@ -1,34 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { asRead, deadLetterOf } from '../../../test/support/dead-letters.js';
+import { deadLetterOf } from '../../../test/support/dead-letters.js';
+import { asRead, inboundRecord } from '../../../test/support/inbound-record.js';
 import type { InboundRecord } from '../../kafka/index.js';
 import { REPLAY_MARKER_HEADERS } from '../../producers/dead-letter.js';
 import { DlqJournal } from './dlq-journal.js';
 
 function letter(commandId: string, offset: string, valueBytes = 0): InboundRecord {
   const value = JSON.stringify({ commandId, pad: 'x'.repeat(valueBytes) });
-  const source: InboundRecord = {
+  const source = inboundRecord({
     topic: 't.commands.remind',
-    partition: 0,
-    offset: '9',
-    key: Buffer.from('b'),
-    value: Buffer.from(value),
-    headers: {},
-    timestamp: '1',
-  };
+    offset: 9,
+    key: 'b',
+    value,
+    timestamp: 1,
+  });
   return asRead(deadLetterOf(source, 't.dead-letter'), { offset });
 }
 
 function marker(offset: string): InboundRecord {
   const headers = { [REPLAY_MARKER_HEADERS.replayOf]: Buffer.from(`0/${offset}`) };
-  return {
-    topic: 't.dead-letter',
-    partition: 0,
-    offset: '99',
-    key: null,
-    value: null,
-    headers,
-    timestamp: '2',
-  };
+  return inboundRecord({ topic: 't.dead-letter', offset: 99, headers, timestamp: 2 });
 }
 
 describe('DlqJournal', () => {

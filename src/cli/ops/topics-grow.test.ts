@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { inboundRecord } from '../../../test/support/inbound-record.js';
 import { TopicsGrowRefused } from '../../errors.js';
 import {
   type InboundRecord,
@@ -24,17 +25,8 @@ const key = movingKey();
 const oldPartition = keyPartition(Buffer.from(key), FROM);
 const newPartition = keyPartition(Buffer.from(key), TO);
 
-function entry(partition: number, value: string, timestamp = '1000'): InboundRecord {
-  return {
-    topic: 'ledger',
-    partition,
-    offset: '0',
-    key: Buffer.from(key),
-    value: Buffer.from(value),
-    headers: {},
-    timestamp,
-  };
-}
+const entry = (partition: number, value: string, timestamp = '1000') =>
+  inboundRecord({ topic: 'ledger', partition, key, value, timestamp });
 
 const on = (...records: InboundRecord[]): LedgerEntries =>
   new Map([[key, new Map(records.map((r) => [r.partition, r]))]]);

@@ -1,6 +1,8 @@
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ROOMY_DEAD_LETTER_LIMITS } from '../../../test/support/dead-letters.js';
+import { heldLease } from '../../../test/support/held-lease.js';
+import { inboundRecord } from '../../../test/support/inbound-record.js';
 import {
   CommandOutcomeUnknown,
   FileFetchFailed,
@@ -34,15 +36,15 @@ function remindRecord(
   timestamp = String(Date.now()),
 ): InboundRecord {
   const command = { commandId: 'c-1', bizId: 'biz-1', payload: { contractId } };
-  return {
+  const value = JSON.stringify(command);
+  return inboundRecord({
     topic: topics.commands.remind,
     partition,
     offset,
-    key: Buffer.from('biz-1'),
-    value: Buffer.from(JSON.stringify(command)),
-    headers: {},
+    key: 'biz-1',
+    value,
     timestamp,
-  };
+  });
 }
 
 interface Setup {
@@ -55,7 +57,7 @@ interface Setup {
 }
 
 // The task of the active partition 0 of the latest setup(): job() takes its records under it.
-let task = new PartitionTask(0, { phase: 'active' });
+let task = new PartitionTask(0, { phase: 'active' }, heldLease);
 
 /** A runner on the active partition 0, whose ledger holds that partition. */
 function setup({
@@ -63,10 +65,10 @@ function setup({
   sink = async () => {},
   partitionBytes,
 }: Setup = {}) {
-  task = new PartitionTask(0, { phase: 'active' });
+  task = new PartitionTask(0, { phase: 'active' }, heldLease);
   const sent: OutboundRecord[] = [];
   const ledger = new Ledger(topics.ledger, { partitionBytes });
-  ledger.adopt(0, new Map());
+  ledger.adopt(0, new Map(), 'acquisition');
   const retryScheduled = vi.fn();
   const commandFinished = vi.fn();
   const recordForwarded = vi.fn();

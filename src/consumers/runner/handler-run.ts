@@ -77,6 +77,10 @@ class RunContext implements CommandContext {
     return this.#publisher.forgetStep(this.#job, this.command, step, this.#job.task);
   }
 
+  assertOwned(): void {
+    this.#job.task.assertWritable();
+  }
+
   // Made on first use: most runs log nothing.
   get log(): Logger {
     const { commandId, bizId } = this.command;

@@ -4,11 +4,14 @@
  * command type runs through the real handlers and client, its calls waiting for rate tokens and
  * request slots, throttled and retried, refused, or answered, and none may leave one behind.
  */
+
 import { getEventListeners } from 'node:events';
 import pino from 'pino';
 import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { ROOMY_DEAD_LETTER_LIMITS } from '../../../test/support/dead-letters.js';
+import { heldLease } from '../../../test/support/held-lease.js';
+import { inboundRecord } from '../../../test/support/inbound-record.js';
 import type { CallInfo } from '../../api-client/index.js';
 import { SigningClient } from '../../api-client/index.js';
 import { createHandlers } from '../../handlers/index.js';
@@ -56,7 +59,7 @@ function platform(): MockAgent {
 
 function runner(task: PartitionTask, calls: CallInfo[]) {
   const ledger = new Ledger(topics.ledger, {});
-  ledger.adopt(task.partition, new Map());
+  ledger.adopt(task.partition, new Map(), 'acquisition');
   const outbox = recordingOutbox(async () => {}, []);
   const client = new SigningClient({
     baseUrl: ORIGIN,
@@ -93,20 +96,19 @@ function runner(task: PartitionTask, calls: CallInfo[]) {
 function record(type: CommandType, n: number): InboundRecord {
   const bizId = `biz-${type}-${n}`;
   const command = { ...COMMAND_EXAMPLES[type], commandId: `${bizId}-c`, bizId };
-  return {
+  const value = JSON.stringify(command);
+  return inboundRecord({
     topic: topics.commands[type],
-    partition: 0,
-    offset: String(n),
-    key: Buffer.from(bizId),
-    value: Buffer.from(JSON.stringify(command)),
-    headers: {},
-    timestamp: String(Date.now()),
-  };
+    offset: n,
+    key: bizId,
+    value,
+    timestamp: Date.now(),
+  });
 }
 
 describe('a partition’s shared run signal', () => {
   it('when commands of every type have run (token and slot waits, throttled retries, refusals, successes), then no abort listener is left on it', async () => {
-    const task = new PartitionTask(0, { phase: 'active' });
+    const task = new PartitionTask(0, { phase: 'active' }, heldLease);
     const calls: CallInfo[] = [];
     const bridge = runner(task, calls);
     const runs = COMMAND_TYPES.flatMap((type) =>

@@ -28,8 +28,8 @@ export function documentStep(
   return {
     ...add,
     result: DocumentStepResult,
-    async call() {
-      const { documentId } = (await add.call()).result;
+    async call(options) {
+      const { documentId } = (await add.call(options)).result;
       const event = stepEvent(context, name, 'signingbridge.document.added', {
         contractId: contract.contractId,
         documentId,

@@ -28,16 +28,16 @@ export function draftStep(
   context: CommandContext<'create-contract'>,
   { client }: HandlerDeps,
 ): PlatformStep<DraftStepResult> {
-  const { command, signal, priority } = context;
+  const { command } = context;
   const { bizId, tenantName, payload } = command;
   return {
     name: DRAFT_STEP,
     operation: 'createDraft',
     sent: 'the draft',
     result: DraftStepResult,
-    async call() {
+    async call(options) {
       const request = Object.assign({}, payload.contract, { bizId, tenantName, send: false });
-      const contract = await client.createDraft(request, { signal, priority });
+      const contract = await client.createDraft(request, options);
       const signatories = signatoryIds(
         payload.contract.signatories ?? [],
         contract.signatories ?? [],

@@ -29,13 +29,10 @@ export function initiateStep(
     operation: 'initiateContract',
     sent: 'the initiation',
     result: InitiateStepResult,
-    async call() {
+    async call(options) {
       const stampers = resolvePositions(planned, draft.signatories, documentIds);
       const request = { ...contract, ...(stampers.length > 0 ? { stampers } : {}) };
-      await client.initiateContract(request, {
-        signal: context.signal,
-        priority: context.priority,
-      });
+      await client.initiateContract(request, options);
       return { result: { reconciled: false } };
     },
     reconcile: (error) => (alreadyInitiated(error) ? { reconciled: true } : undefined),

@@ -76,6 +76,12 @@ export const OwnershipMarker = z.object({
    * is running again and has not finished: dying now, it dies in a crash loop.
    */
   recovering: z.record(z.string(), z.string().regex(/^\d+$/)).optional(),
+  /**
+   * Written when the acquisition takes the partition over, before any of its commands runs: from
+   * here on, the partition's records are this acquisition's alone, and a reader ignores those
+   * another acquisition wrote after it (their `sb-acquisition` header names it).
+   */
+  active: z.literal(true).optional(),
 });
 export type OwnershipMarker = z.infer<typeof OwnershipMarker>;
 

@@ -14,6 +14,7 @@ import type {
 import { COMMANDS, type Command, type CommandType } from '../../../src/schemas/messages/index.js';
 
 export class SimulatedCrash extends Error {}
+export class PartitionLost extends Error {}
 
 const silent = pino({ level: 'silent' });
 
@@ -24,6 +25,8 @@ export class MemoryLedger {
   contractId: string | undefined;
   /** The command ended without a final verdict earlier and was sent again. */
   resent = false;
+  /** False once the partition is taken to be lost: no request may leave any more. */
+  owned = true;
   #crash: { step: string; state: StepRecord['state'] } | undefined;
 
   /** The next write of `step` in `state` fails, and nothing of it is kept. */
@@ -40,6 +43,9 @@ export class MemoryLedger {
       record: async (step, record, events = []) => this.#record(step, record, events),
       forget: async (step) => {
         delete this.steps[step];
+      },
+      assertOwned: () => {
+        if (!this.owned) throw new PartitionLost(`the partition of ${command.bizId} was lost`);
       },
       signal: new AbortController().signal,
       priority: DEFAULT_COMMAND_CLASSES.of[type],

@@ -84,10 +84,9 @@ function membersTable(view: GroupView): Html {
 }
 
 function readiness(status: InstanceStatus): Html {
-  if (!status.kafkaConnected) return html`<span class="bad">Kafka lost</span>`;
-  return status.ready
-    ? html`<span class="good">ready</span>`
-    : html`<span class="bad">not ready</span>`;
+  if (status.ready) return html`<span class="good">ready</span>`;
+  const why = status.notReady.map((reason) => html`<div class="muted">${reason}</div>`);
+  return html`<span class="bad">${status.kafkaConnected ? 'not ready' : 'Kafka lost'}</span>${why}`;
 }
 
 function breaker(status: InstanceStatus): Html {

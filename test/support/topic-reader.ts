@@ -1,7 +1,24 @@
-import { randomUUID } from 'node:crypto';
+// The one way tests read a topic's records back: all it holds now (readTopic), or every record
+// as it comes (TopicReader), for what the bridge, a CLI or an outside validator should find there.
 import type { Consumer } from 'kafkajs';
+import type { InboundRecord } from '../../src/kafka/index.js';
+import { createKafkaConnection } from '../../src/kafka/index.js';
 import { harnessKafkaClient } from './harness-kafka-client.js';
+import { testLogger } from './test-logger.js';
+import { uniqueId } from './unique.js';
 import { waitUntil } from './wait.js';
+
+/** Every record a topic holds now, read as a read_committed consumer, in offset order. */
+export async function readTopic(brokers: string[], topic: string): Promise<InboundRecord[]> {
+  const kafka = createKafkaConnection({ brokers, clientId: 'harness', log: testLogger('harness') });
+  const records: InboundRecord[] = [];
+  const reader = kafka.reader({ topics: [topic], start: 'beginning', toEnd: true });
+  await reader.start((batch) => {
+    records.push(...batch);
+  });
+  await reader.done;
+  return records.sort((a, b) => a.partition - b.partition || Number(a.offset) - Number(b.offset));
+}
 
 /** A record as it is on the broker: key, headers and value as text, nothing decoded. */
 export interface RawRecord {
@@ -13,8 +30,11 @@ export interface RawRecord {
   readonly value: string | null;
 }
 
-/** Reads topics from the beginning and keeps every record as it is, for outside validators. */
-export class RecordReader {
+/**
+ * Follows topics from the beginning, as a consumer group of its own, and keeps every record as
+ * it is, in the order read.
+ */
+export class TopicReader {
   readonly records: RawRecord[] = [];
   readonly #consumer: Consumer;
 
@@ -22,12 +42,12 @@ export class RecordReader {
     this.#consumer = consumer;
   }
 
-  static async start(brokers: string[], topics: string[]): Promise<RecordReader> {
+  static async start(brokers: string[], topics: string[]): Promise<TopicReader> {
     const consumer = harnessKafkaClient(brokers).consumer({
-      groupId: `reader-${randomUUID()}`,
+      groupId: uniqueId('reader'),
       maxWaitTimeInMs: 100,
     });
-    const reader = new RecordReader(consumer);
+    const reader = new TopicReader(consumer);
     await consumer.connect();
     await consumer.subscribe({ topics, fromBeginning: true });
     await consumer.run({
@@ -41,6 +61,11 @@ export class RecordReader {
       },
     });
     return reader;
+  }
+
+  /** The records read so far with this key. */
+  keyed(key: string): RawRecord[] {
+    return this.records.filter((record) => record.key === key);
   }
 
   /** Resolves once `condition` holds over the records read, or rejects after `timeoutMs`. */
