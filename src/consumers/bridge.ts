@@ -333,7 +333,7 @@ export class Bridge {
     if (ledger.length > 0) {
       log.warn(
         { topic: topics.ledger, differences: ledger },
-        'the ledger topic lacks the settings it is created with (compaction that keeps restores short, the instances\' own record times); signing-bridge topics check lists them (docs/cli.md)',
+        "the ledger topic lacks the settings it is created with (compaction that keeps restores short, the instances' own record times); signing-bridge topics check lists them (docs/cli.md)",
       );
     }
     if (commands.length > 0) {
