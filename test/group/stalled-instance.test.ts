@@ -88,5 +88,5 @@ describe.each(['at-least-once', 'exactly-once'])('delivery mode %s', (mode) => {
     expect(problems).toEqual({});
     for (const { bridge } of [a, b]) bridge.kill('SIGTERM');
     expect(await Promise.all([a.bridge.exited, b.bridge.exited])).toEqual([0, 0]);
-  }, 420_000);
+  }, 600_000);
 });
