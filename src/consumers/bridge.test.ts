@@ -1,4 +1,4 @@
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { asRead } from '../../test/support/inbound-record.js';
 import { KafkaWriteFailed, LedgerUnwritable } from '../errors.js';
@@ -13,7 +13,7 @@ import type {
   TopicPartitions,
 } from '../kafka/index.js';
 import { topicNames } from '../schemas/messages/index.js';
-import { DEFAULT_TOPIC_LAYOUT } from '../topics/table.js';
+import { DEFAULT_TOPIC_LAYOUT, topicTable } from '../topics/table.js';
 import { Bridge } from './bridge.js';
 import { type BridgeObserver, defaultBridgeSettings } from './settings.js';
 
@@ -64,7 +64,7 @@ function fakeKafka(
     liveInstances: async () => new Set<string>(),
     committed: async () => new Map<string, string>(),
     positions: async () => [],
-    lastContact: () => Date.now(),
+    lastContact: () => performance.now(),
     offsetForTime: async () => '0',
     seek: () => {},
     stop: vi.fn(async () => {}),
@@ -127,7 +127,11 @@ const notAuthorised = new KafkaWriteFailed('writing to Kafka failed: Topic autho
   details: { kafkaError: 'KafkaJSProtocolError', permanent: true },
 });
 
-function bridgeOn(kafka: KafkaConnection, observer?: BridgeObserver): Bridge {
+function bridgeOn(
+  kafka: KafkaConnection,
+  observer?: BridgeObserver,
+  log: Logger = pino({ level: 'silent' }),
+): Bridge {
   return new Bridge({
     kafka,
     topics,
@@ -137,9 +141,16 @@ function bridgeOn(kafka: KafkaConnection, observer?: BridgeObserver): Bridge {
       shutdownDeadlineMs: SHUTDOWN_DEADLINE_MS,
       commitIntervalMs: COMMIT_INTERVAL_MS,
     }),
-    log: pino({ level: 'silent' }),
+    log,
     observer,
   });
+}
+
+/** A logger whose lines are kept, parsed. */
+function keptLog() {
+  const lines: Array<Record<string, unknown> & { msg: string }> = [];
+  const log = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+  return { log, lines };
 }
 
 const COMMIT_INTERVAL_MS = 20;
@@ -261,5 +272,129 @@ describe('Bridge.stop during start', () => {
     await bridge.start();
     expect(bridge.ready).toBe(false);
     expect(consumer.run).not.toHaveBeenCalled();
+  });
+});
+
+describe('Bridge readiness and the clocks', () => {
+  const HOUR_MS = 3_600_000;
+  const { readinessTimeoutMs } = defaultBridgeSettings();
+  // Longer than both readinessTimeoutMs and the 10 s of kafkaConnected.
+  const silentMs = Math.max(readinessTimeoutMs, 10_000);
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A started bridge whose consumer last heard from its group at `contact()` (monotonic). */
+  async function started(contact: () => number) {
+    const { kafka, consumer } = fakeKafka();
+    const bridge = bridgeOn({ ...kafka, consumer: () => ({ ...consumer, lastContact: contact }) });
+    await bridge.start();
+    return bridge;
+  }
+
+  it('when the wall clock steps back an hour while the group has been silent past readinessTimeoutMs on the monotonic clock, then the bridge is not ready nor connected', async () => {
+    let lastWord = performance.now();
+    const bridge = await started(() => lastWord);
+    expect(bridge.ready).toBe(true);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() - HOUR_MS);
+    lastWord = performance.now() - silentMs;
+    expect(bridge.ready).toBe(false);
+    expect(bridge.notReadyBecause()).toEqual([
+      `kafka: no word from the consumer group for ${readinessTimeoutMs} ms`,
+    ]);
+    expect(bridge.kafkaConnected).toBe(false);
+    vi.useRealTimers();
+    await bridge.stop();
+  });
+
+  it('when the wall clock steps forward an hour while the group answers, then the bridge stays ready and connected', async () => {
+    const bridge = await started(() => performance.now());
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + HOUR_MS);
+    expect(bridge.ready).toBe(true);
+    expect(bridge.kafkaConnected).toBe(true);
+    vi.useRealTimers();
+    await bridge.stop();
+  });
+
+  it('when the wall clock steps back an hour during shutdown, then the logged times of the release and the shutdown are not negative', async () => {
+    const { kafka, producer } = fakeKafka();
+    const { log, lines } = keptLog();
+    const bridge = bridgeOn(kafka, undefined, log);
+    await bridge.start();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    // The released marker's write, within both the release and the shutdown.
+    const send = vi.mocked(producer.send);
+    const write = send.getMockImplementation();
+    send.mockImplementation(async (records) => {
+      vi.setSystemTime(Date.now() - HOUR_MS);
+      return write?.(records);
+    });
+    await bridge.stop();
+    expect(send).toHaveBeenCalled();
+    const logged = (msg: string) => lines.filter((line) => line.msg === msg).map((l) => l.ms);
+    expect(logged('partition released')).toEqual([expect.any(Number)]);
+    expect(logged('bridge stopped')).toEqual([expect.any(Number)]);
+    for (const ms of [...logged('partition released'), ...logged('bridge stopped')]) {
+      expect(ms).toBeGreaterThanOrEqual(0);
+    }
+  });
+});
+
+describe('Bridge start: the topic settings it relies on', () => {
+  /** Kafka whose topics are described as `configs` says, by topic. */
+  function describedAs(configs: Record<string, Record<string, string>>) {
+    const { kafka } = fakeKafka();
+    const admin = async () => ({
+      ...(await kafka.admin()),
+      describeTopics: async (names: readonly string[]) =>
+        new Map(
+          names.map((topic) => [
+            topic,
+            { topic, partitions: 1, replicationFactor: 1, configs: configs[topic] ?? {} },
+          ]),
+        ),
+    });
+    return { ...kafka, admin };
+  }
+
+  /** Each topic's configuration as the topic table creates it. */
+  const asCreated = (): Record<string, Record<string, string>> =>
+    Object.fromEntries(
+      topicTable(topics, { partitions: 1 }).map((row) => [row.topic, { ...row.configs }]),
+    );
+
+  it("when a command topic keeps its producers' record times (CreateTime), then the bridge starts and warns naming the topic and message.timestamp.type", async () => {
+    const remind = topics.commands.remind;
+    const configs = asCreated();
+    configs[remind] = { ...configs[remind], 'message.timestamp.type': 'CreateTime' };
+    const { log, lines } = keptLog();
+    const bridge = bridgeOn(describedAs(configs), undefined, log);
+    await bridge.start();
+    await bridge.stop();
+    const warned = lines.filter((line) => line.msg.startsWith('command topics without'));
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toMatchObject({
+      topics: [remind],
+      differences: [
+        {
+          topic: remind,
+          setting: 'message.timestamp.type',
+          expected: 'LogAppendTime',
+          actual: 'CreateTime',
+        },
+      ],
+    });
+    expect(lines.some((line) => line.msg.startsWith('the ledger topic lacks'))).toBe(false);
+  });
+
+  it('when every topic has what the table sets, then nothing is said of their settings', async () => {
+    const { log, lines } = keptLog();
+    const bridge = bridgeOn(describedAs(asCreated()), undefined, log);
+    await bridge.start();
+    await bridge.stop();
+    expect(lines.filter((line) => line.level === 40)).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@ import type { GroupConsumer, RecordProducer, TopicAdmin } from '../kafka/index.j
 import { sweepIntervalMs } from '../partitions/index.js';
 import type { CommandType } from '../schemas/messages/index.js';
 import { compareTopics } from '../topics/differences.js';
-import { fullLayout, LEDGER_CONFIGS, type TopicRow, topicTable } from '../topics/table.js';
+import { fullLayout, RELIED_ON, type TopicRow, topicTable } from '../topics/table.js';
 import { settlesWithin } from './deadline.js';
 import { createEngine, type Engine, type WriteLimits } from './engine.js';
 import { PartitionWatch } from './partition-watch.js';
@@ -287,7 +287,7 @@ export class Bridge {
     this.#engine?.governor.stop();
     this.#engine?.evictionLog.stop();
     const { settings, log } = this.#options;
-    const started = Date.now();
+    const started = performance.now();
     const engine = this.#engine;
     if (engine) {
       // Running commands get most of the deadline; the rest is for flushing, committing and
@@ -301,7 +301,7 @@ export class Bridge {
       engine.outbox.close();
     }
     await this.#disconnect();
-    log.info({ ms: Date.now() - started }, 'bridge stopped');
+    log.info({ ms: Math.round(performance.now() - started) }, 'bridge stopped');
   }
 
   async #disconnect(): Promise<void> {
@@ -330,7 +330,7 @@ export class Bridge {
           { details: { partitions } },
         );
       }
-      await this.#checkLedgerSettings(admin, table);
+      await this.#checkTopicSettings(admin, table);
       const written = [topics.events, topics.deadLetter, topics.ledger];
       const limits = await admin.maxMessageBytes(written);
       const of = (topic: string) => limits.get(topic) ?? Number.POSITIVE_INFINITY;
@@ -346,22 +346,36 @@ export class Bridge {
   }
 
   /**
-   * A ledger topic made without the settings under which compaction keeps it short (by an
-   * earlier version, or by hand) still works, but every restore reads more: say so once.
+   * Topics made without the settings the bridge relies on (by an earlier version, by hand, by a
+   * platform team) still work: a ledger without its compaction settings makes every restore read
+   * more, and a command topic that keeps its producers' record times (CreateTime) has a record's
+   * expiry judged by its producer's clock. Said once, at start, one line per kind.
    */
-  async #checkLedgerSettings(admin: TopicAdmin, table: readonly TopicRow[]): Promise<void> {
+  async #checkTopicSettings(admin: TopicAdmin, table: readonly TopicRow[]): Promise<void> {
     const { topics, log } = this.#options;
-    const row = table.find((r) => r.topic === topics.ledger);
-    if (!row) return;
-    const described = await admin.describeTopics([row.topic], Object.keys(LEDGER_CONFIGS));
-    const lacking = compareTopics([row], described)
-      .flatMap((state) => state.differences)
-      .filter((difference) => difference.setting in LEDGER_CONFIGS);
-    if (lacking.length === 0) return;
-    log.warn(
-      { topic: row.topic, differences: lacking },
-      'the ledger topic lacks the compaction settings that keep restores short; signing-bridge topics check lists them (docs/cli.md)',
+    const checked = table.filter((row) => RELIED_ON[row.role].length > 0);
+    const names = [...new Set(checked.flatMap((row) => RELIED_ON[row.role]))];
+    const described = await admin.describeTopics(
+      checked.map((row) => row.topic),
+      names,
     );
+    const lacking = compareTopics(checked, described).flatMap(({ row, differences }) =>
+      differences.filter((difference) => RELIED_ON[row.role].includes(difference.setting)),
+    );
+    const ledger = lacking.filter((difference) => difference.topic === topics.ledger);
+    const commands = lacking.filter((difference) => difference.topic !== topics.ledger);
+    if (ledger.length > 0) {
+      log.warn(
+        { topic: topics.ledger, differences: ledger },
+        "the ledger topic lacks the settings it is created with (compaction that keeps restores short, the instances' own record times); signing-bridge topics check lists them (docs/cli.md)",
+      );
+    }
+    if (commands.length > 0) {
+      log.warn(
+        { topics: commands.map((difference) => difference.topic), differences: commands },
+        'command topics without message.timestamp.type=LogAppendTime: a record\'s expiry is judged by its producer\'s clock, so one mirrored or published again with an old time may be refused as expired (docs/deployment.md, "Topics made by others"); signing-bridge topics check lists them (docs/cli.md)',
+      );
+    }
   }
 
   /** An open circuit turns half-open only when asked; ask when it is due. */

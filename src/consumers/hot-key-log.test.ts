@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HotKeyLog } from './hot-key-log.js';
 
 function capture() {
@@ -12,6 +12,10 @@ function capture() {
 }
 
 describe('HotKeyLog', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('writes one line of each kind per interval, and counts the ones left out in the next', () => {
     const { log, lines } = capture();
     let now = 0;
@@ -28,6 +32,24 @@ describe('HotKeyLog', () => {
       expect.objectContaining({ level: 'warn', bizId: 'a', alsoHeldBack: 0 }),
       expect.objectContaining({ level: 'info', bizId: 'a', alsoReleased: 0 }),
       expect.objectContaining({ level: 'warn', bizId: 'd', alsoHeldBack: 2 }),
+    ]);
+  });
+
+  it('when the wall clock steps back or forward, then a line is due one interval after the last on the monotonic clock', () => {
+    vi.useFakeTimers({ now: Date.UTC(2026, 0, 1) });
+    const { log, lines } = capture();
+    const hot = new HotKeyLog(log, 10_000);
+    const held = (bizId: string) =>
+      hot.heldBack({ type: 'remind', bizId, partition: 0, offset: '1' });
+    held('a');
+    vi.setSystemTime(Date.now() + 3_600_000);
+    held('b');
+    vi.setSystemTime(Date.now() - 7_200_000);
+    vi.advanceTimersByTime(10_000);
+    held('c');
+    expect(lines.map((line) => [line.bizId, line.alsoHeldBack])).toEqual([
+      ['a', 0],
+      ['c', 1],
     ]);
   });
 });

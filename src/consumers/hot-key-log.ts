@@ -18,7 +18,12 @@ export class HotKeyLog {
   readonly #lastAt = new Map<Kind, number>();
   readonly #left = new Map<Kind, number>();
 
-  constructor(log: Logger, intervalMs = HOT_KEY_LOG_INTERVAL_MS, now: () => number = Date.now) {
+  /** `now` is monotonic: a step of the wall clock neither silences the lines nor floods them. */
+  constructor(
+    log: Logger,
+    intervalMs = HOT_KEY_LOG_INTERVAL_MS,
+    now: () => number = () => performance.now(),
+  ) {
     this.#log = log;
     this.#intervalMs = intervalMs;
     this.#now = now;

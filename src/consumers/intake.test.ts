@@ -95,7 +95,7 @@ function carefulTask(until: bigint): PartitionTask {
     ledgerTopic: 'ledger',
     marker: { kind: 'acquired', instance: 'me', nonce: 'n' },
     outbox: { write: async () => {} } as never,
-    owner: { assertWritable() {} },
+    owner: { assertSendable() {} },
     maxDeaths: 2,
     onRefused: () => {},
     // As partitions.ts wires it.

@@ -50,6 +50,30 @@ describe('EvictionLog', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it('when the wall clock steps back an hour after a line, then the next is still due a minute later: the minute is monotonic', () => {
+    vi.useFakeTimers({ now: T });
+    const warn = vi.fn();
+    const log = new EvictionLog({ warn } as never, 60_000);
+    log.evicted(0, { count: 5, upToMs: T });
+    vi.setSystemTime(T - 3_600_000);
+    vi.advanceTimersByTime(60_000);
+    log.evicted(0, { count: 1, upToMs: T + 1 });
+    expect(warn).toHaveBeenCalledTimes(2);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('when the wall clock steps forward an hour after a line, then evictions within the minute still wait for it', () => {
+    vi.useFakeTimers({ now: T });
+    const warn = vi.fn();
+    const log = new EvictionLog({ warn } as never, 60_000);
+    log.evicted(0, { count: 5, upToMs: T });
+    vi.setSystemTime(T + 3_600_000);
+    log.evicted(0, { count: 1, upToMs: T + 1 });
+    expect(warn).toHaveBeenCalledOnce();
+    vi.advanceTimersByTime(60_000);
+    expect(warn).toHaveBeenCalledTimes(2);
+  });
+
   it('when stopped with evictions not yet logged, then they are logged and no timer is left', () => {
     vi.useFakeTimers({ now: T });
     const warn = vi.fn();

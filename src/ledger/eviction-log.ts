@@ -2,7 +2,9 @@
  * The log line of the ledger's memory bound (entry-store.ts): at most one a minute, with what
  * left meanwhile, so a partition that evicts on every restore or write does not flood the log.
  * What left within the minute after a line is written when the minute is over, so that every
- * shrink of a partition's window is logged within a minute even if no eviction follows.
+ * shrink of a partition's window is logged within a minute even if no eviction follows. The
+ * minute is the monotonic clock's (performance.now()): a step of the wall clock neither holds a
+ * line back nor lets two through.
  */
 import type { Logger } from 'pino';
 import type { Eviction } from './entry-store.js';
@@ -23,23 +25,23 @@ export class EvictionLog {
     this.#intervalMs = intervalMs;
   }
 
-  evicted(partition: number, eviction: Eviction, nowMs = Date.now()): void {
+  evicted(partition: number, eviction: Eviction): void {
     this.#count += eviction.count;
     this.#upTo.set(partition, Math.max(this.#upTo.get(partition) ?? 0, eviction.upToMs));
-    const waitMs = this.#lastMs + this.#intervalMs - nowMs;
-    if (waitMs <= 0) this.#write(nowMs);
-    else this.#flush ??= setTimeout(() => this.#write(Date.now()), waitMs).unref();
+    const waitMs = this.#lastMs + this.#intervalMs - performance.now();
+    if (waitMs <= 0) this.#write();
+    else this.#flush ??= setTimeout(() => this.#write(), waitMs).unref();
   }
 
   /** At shutdown: what left since the last line is written now, and no timer is left. */
   stop(): void {
-    if (this.#count > 0) this.#write(Date.now());
+    if (this.#count > 0) this.#write();
   }
 
-  #write(nowMs: number): void {
+  #write(): void {
     clearTimeout(this.#flush);
     this.#flush = undefined;
-    this.#lastMs = nowMs;
+    this.#lastMs = performance.now();
     const partitions = Object.fromEntries(
       [...this.#upTo].map(([p, upTo]) => [p, new Date(upTo).toISOString()]),
     );

@@ -1,3 +1,4 @@
+export * from './admission.js';
 export * from './entry.js';
 export { EntryStore, type Eviction } from './entry-store.js';
 export { EvictionLog } from './eviction-log.js';

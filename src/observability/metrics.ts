@@ -192,12 +192,15 @@ function instruments(registers: Registry) {
       name: `${PREFIX}circuit_state`,
       help: 'Circuit breaker state: 0 closed, 1 half-open, 2 open',
     }),
-    leaseLost: new Counter({
-      ...common,
-      name: `${PREFIX}leases_lost_total`,
-      help: 'Times this instance gave every partition up at once, writing nothing, by why: expired (the group coordinator did not answer for 6 s) or crashed (the Kafka consumer left the group)',
-      labelNames: ['reason'],
-    }),
+    leaseLost: startingAtZero(
+      new Counter({
+        ...common,
+        name: `${PREFIX}leases_lost_total`,
+        help: 'Times this instance gave every partition up at once, writing nothing, by why: expired (the group coordinator did not answer for 6 s) or crashed (the Kafka consumer left the group)',
+        labelNames: ['reason'],
+      }),
+      [{ reason: 'expired' }, { reason: 'crashed' }],
+    ),
     outage: withLabels(
       new Gauge({
         ...common,
@@ -255,4 +258,13 @@ function instruments(registers: Registry) {
 function withLabels<T extends string>(gauge: Gauge<T>, labels: Record<T, string>[]): Gauge<T> {
   for (const set of labels) gauge.set(set, 0);
   return gauge;
+}
+
+/** A counter at 0 for each label set from the start: an alert's increase() sees its first count. */
+function startingAtZero<T extends string>(
+  counter: Counter<T>,
+  labels: Record<T, string>[],
+): Counter<T> {
+  for (const set of labels) counter.inc(set, 0);
+  return counter;
 }

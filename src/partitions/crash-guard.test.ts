@@ -19,7 +19,7 @@ function guard(write: (records: readonly OutboundRecord[]) => Promise<void> = as
     ledgerTopic: 'ledger',
     marker,
     outbox: outbox as never,
-    owner: { assertWritable() {} },
+    owner: { assertSendable() {} },
     maxDeaths: 2,
     onRefused,
   });

@@ -123,7 +123,7 @@ describe('PartitionTask', () => {
       ledgerTopic: 'ledger',
       marker,
       outbox: outbox as never,
-      owner: { assertWritable() {} },
+      owner: { assertSendable() {} },
       maxDeaths: 2,
       onRefused: () => {},
     });

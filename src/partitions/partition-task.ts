@@ -100,10 +100,22 @@ export class PartitionTask {
     return next.decisions;
   }
 
-  /** @throws PartitionReleased once revoked */
+  /** @throws PartitionReleased once revoked: no new write is taken from its commands */
   assertWritable(): void {
     if (!this.revoked) return;
     throw new PartitionReleased(`partition ${this.partition} was released`, {
+      details: { partition: this.partition },
+    });
+  }
+
+  /**
+   * @throws PartitionReleased once it is gone (lost, or released and dropped) or its lease ended:
+   * what it wrote before is not sent then. While it is released, what its commands wrote before
+   * still goes (the release flushes it).
+   */
+  assertSendable(): void {
+    if (this.#state !== undefined && this.#lease.holds()) return;
+    throw new PartitionReleased(`partition ${this.partition} is no longer this instance's`, {
       details: { partition: this.partition },
     });
   }

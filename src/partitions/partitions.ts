@@ -509,7 +509,7 @@ export class Partitions {
     task.acquire(
       guard,
       new LedgerReader({ instance, nonce }, this.#options.ledger.newStore(partition)),
-      Date.now(),
+      performance.now(),
     );
     outbox.write([markerRecord(ledger.topic, partition, marker)], task).then(
       () => this.#dispatch(partition, { type: 'marker-written' }),
@@ -539,7 +539,7 @@ export class Partitions {
       void outbox.write(tombstones, task).catch(() => {});
     }
     if (timedOut) log.warn({ partition }, 'previous owner did not release in time; taking over');
-    const ms = Date.now() - task.acquiredAt;
+    const ms = Math.round(performance.now() - task.acquiredAt);
     const { size: entries } = reader.entries;
     const { unreadable, stale } = reader;
     log.info({ partition, entries, unreadable, stale, ms }, 'partition acquired');
@@ -578,7 +578,7 @@ export class Partitions {
   async #release(task: PartitionTask): Promise<void> {
     const { outbox, ledger, instance, log } = this.#options;
     const { partition } = task;
-    const started = Date.now();
+    const started = performance.now();
     task.dropReader();
     try {
       await outbox.drain();
@@ -588,7 +588,7 @@ export class Partitions {
       this.#giveUpShare(task);
       const marker: OwnershipMarker = { kind: 'released', instance, nonce: randomUUID() };
       await outbox.write([markerRecord(ledger.topic, partition, marker)]);
-      log.info({ partition, ms: Date.now() - started }, 'partition released');
+      log.info({ partition, ms: Math.round(performance.now() - started) }, 'partition released');
     } catch (error) {
       log.error({ err: error, partition }, 'partition handover failed');
     }

@@ -14,11 +14,10 @@ import {
 } from '../events/index.js';
 import type { InboundRecord, OutboundRecord } from '../kafka/index.js';
 import {
-  isDone,
+  endedToken,
   type Ledger,
   type LedgerEntry,
-  type PriorUse,
-  priorUse,
+  rejectionToken,
   withCommandEnded,
   withoutStep,
   withStep,
@@ -33,7 +32,7 @@ import type {
 import { encodeEvent } from './cloud-events.js';
 import { type DeadLetterLimits, deadLetterRecord } from './dead-letter.js';
 import { producedAt } from './forwarded-copy.js';
-import type { Outbox } from './outbox.js';
+import type { Outbox, WriteOwner } from './outbox.js';
 
 /** The command record a write is for (a consumer's job is one). */
 export interface CommandSource {
@@ -48,21 +47,10 @@ export interface CommandSource {
 }
 
 /**
- * What the ledger says of a record's command before it runs: run it (new, a resend after an
- * ending that was not final, or resuming), skip it (its commandId spent with the same content,
- * or this very record ended before), or refuse it (its commandId used by other content).
- */
-export type PriorRun =
-  /** `known`: the ledger knows this commandId (under way, or ended without a final verdict). */
-  | { readonly kind: 'run'; readonly known: boolean }
-  | { readonly kind: 'duplicate' }
-  | { readonly kind: 'reused'; readonly first: PriorUse & { readonly fingerprint: string } };
-
-/**
  * The hold on the command's partition it runs under (src/partitions): its writes are refused
  * once the partition is released.
  */
-export interface WriteGate {
+export interface WriteGate extends WriteOwner {
   /** @throws PartitionReleased once the partition is released */
   assertWritable(): void;
 }
@@ -169,23 +157,6 @@ export class CommandPublisher {
     });
   }
 
-  /** See PriorRun. A use recorded before fingerprints were kept is taken for the same content. */
-  priorRun(job: CommandSource, commandId: string, fingerprint: string): PriorRun {
-    const entry = this.entry(job);
-    if (isDone(entry, endedToken(job.record))) return { kind: 'duplicate' };
-    const first = priorUse(entry, commandId);
-    if (first === undefined) return { kind: 'run', known: false };
-    if (first.fingerprint !== undefined && first.fingerprint !== fingerprint) {
-      return { kind: 'reused', first: { ...first, fingerprint: first.fingerprint } };
-    }
-    return first.state === 'ended-final' ? { kind: 'duplicate' } : { kind: 'run', known: true };
-  }
-
-  /** Whether this very record was already rejected (a replay after a crash). */
-  wasRejected(job: CommandSource): boolean {
-    return isDone(this.entry(job), rejectionToken(job.record));
-  }
-
   /**
    * The dead letter and the rejected event. A record with a key is also marked in its ledger
    * entry, by position rather than commandId: a corrected command may reuse the commandId.
@@ -256,14 +227,4 @@ export class CommandPublisher {
       traceContext: job.observation?.headers ?? {},
     });
   }
-}
-
-/** Stands for a rejected record in the ledger's list of ended commands. */
-function rejectionToken({ topic, offset }: InboundRecord): string {
-  return `rejected@${topic}/${offset}`;
-}
-
-/** Stands for a record whose command ended without a final verdict. */
-function endedToken({ topic, offset }: InboundRecord): string {
-  return `ended@${topic}/${offset}`;
 }

@@ -11,8 +11,9 @@ import { headerText } from '../kafka/index.js';
 /** `<topic>/<partition>/<offset>` of the record the copy was made from. */
 export const FORWARDED_FROM_HEADER = 'sb-forwarded-from';
 /**
- * The timestamp (ms) of the record the copy was made from: the copy gets a time of its own, and
- * a record's age (for its expiry) is its producer's.
+ * The timestamp (ms) of the record the copy was made from: the copy gets a time of its own (on a
+ * command topic, when the broker appended it), and a record's age (for its expiry) is its
+ * original's.
  */
 export const FORWARDED_TIME_HEADER = 'sb-forwarded-time';
 
@@ -37,22 +38,32 @@ export function forwardedCopy(record: InboundRecord, partition: number): Outboun
  */
 export function producedAt(record: InboundRecord): RecordSource {
   const own = { topic: record.topic, partition: record.partition, offset: record.offset };
-  const from = headerText(record.headers, FORWARDED_FROM_HEADER);
-  const match = from === undefined ? null : /^(.+)\/(\d{1,10})\/(\d{1,20})$/.exec(from);
-  if (match?.[1] !== record.topic) return own;
-  return { topic: record.topic, partition: Number(match[2]), offset: match[3] as string };
+  return forwardedFrom(record) ?? own;
 }
 
 /**
- * When the record's producer wrote it (ms): its own timestamp, or the one a forwarded copy
- * names when older (a header can make a record older, never younger). Undefined when the
+ * When the record was written (ms): its own timestamp, or, for a forwarded copy, its original's
+ * when older (a header can make a record older, never younger). On a command topic the bridge
+ * created both are the broker's append times (LogAppendTime). The time header counts only on a
+ * copy the bridge made in this topic (its `sb-forwarded-from` names it): one carried from
+ * another cluster under another topic name is judged by its own time here. Undefined when the
  * record has none (a timestamp of -1 from an old message format).
  */
 export function producedTime(record: InboundRecord): number | undefined {
   const own = millis(record.timestamp);
-  const named = millis(headerText(record.headers, FORWARDED_TIME_HEADER));
+  const header = headerText(record.headers, FORWARDED_TIME_HEADER);
+  if (header === undefined || forwardedFrom(record) === undefined) return own;
+  const named = millis(header);
   if (own === undefined || named === undefined) return own ?? named;
   return Math.min(own, named);
+}
+
+/** The position a forwarded copy's header names in the record's own topic; else undefined. */
+function forwardedFrom(record: InboundRecord): RecordSource | undefined {
+  const from = headerText(record.headers, FORWARDED_FROM_HEADER);
+  const match = from === undefined ? null : /^(.+)\/(\d{1,10})\/(\d{1,20})$/.exec(from);
+  if (match?.[1] !== record.topic) return undefined;
+  return { topic: record.topic, partition: Number(match[2]), offset: match[3] as string };
 }
 
 const MILLIS = /^\d{1,16}$/;

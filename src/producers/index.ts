@@ -2,7 +2,6 @@ export * from './cloud-events.js';
 export {
   CommandPublisher,
   type CommandSource,
-  type PriorRun,
   type PublisherOptions,
   type WriteGate,
 } from './command-publisher.js';

@@ -244,4 +244,55 @@ describe('Outbox', () => {
     sends[0]?.done();
     await vi.waitFor(() => expect(drained).toHaveBeenCalledOnce());
   });
+
+  it("when a write's owner is gone by the time it would be sent, then it is rejected with the owner's error and not sent; the others go", async () => {
+    vi.useFakeTimers();
+    const { sink, sends, values } = controlledSink();
+    const outbox = outboxOf({ sink, lingerMs: 5, maxRecords: 100 });
+    let gone = false;
+    const lost = new Error('partition lost');
+    const owner = {
+      assertSendable() {
+        if (gone) throw lost;
+      },
+    };
+    const owned = outbox.write([record('lost-1')], owner).catch((error: unknown) => error);
+    const other = outbox.write([record('kept-1')]);
+    gone = true;
+    await vi.advanceTimersByTimeAsync(5);
+    expect(await owned).toBe(lost);
+    expect(values(0)).toEqual(['kept-1']);
+    sends[0]?.done();
+    await expect(other).resolves.toBeUndefined();
+  });
+
+  it('when a batch is sent again after a failure and its owner went meanwhile, then it is not sent again', async () => {
+    vi.useFakeTimers();
+    const { sink, sends } = controlledSink();
+    const outbox = outboxOf({ sink, lingerMs: 0, maxRecords: 100 });
+    let gone = false;
+    const owner = {
+      assertSendable() {
+        if (gone) throw new Error('lease ended');
+      },
+    };
+    const written = outbox.write([record('a')], owner).catch((error: Error) => error.message);
+    await vi.advanceTimersByTimeAsync(0);
+    gone = true;
+    sends[0]?.fail(failure(false));
+    await vi.advanceTimersByTimeAsync(10);
+    expect(await written).toBe('lease ended');
+    expect(sends).toHaveLength(1);
+  });
+
+  it('when the outbox refuses every write (the lease ended), then nothing of the batch is sent', async () => {
+    vi.useFakeTimers();
+    const { sink, sends } = controlledSink();
+    const refusal = new Error('lease ended');
+    const outbox = outboxOf({ sink, lingerMs: 0, maxRecords: 100, refusal: () => refusal });
+    const written = outbox.write([record('a')]).catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(await written).toBe(refusal);
+    expect(sends).toHaveLength(0);
+  });
 });

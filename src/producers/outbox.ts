@@ -24,9 +24,10 @@
  * nothing is sent again, and no timer is left.
  *
  * A write may name its owner (the partition's task it was written under): right before each
- * send, a write whose owner refuses writes now (released, or this instance's lease on it ended)
- * is rejected with the owner's error and not sent. A record written before the process froze
- * for longer than its lease is never sent after the thaw.
+ * send, a write whose owner may no longer send (the partition lost or given up, or this
+ * instance's lease on it ended) is rejected with the owner's error and not sent. A record
+ * written before the process froze for longer than its lease is never sent after the thaw; one
+ * written while its partition drained still goes with the release's flush.
  */
 import { KafkaWriteFailed, OutboxClosed, SigningBridgeError } from '../errors.js';
 import { type OutboundRecord, recordSize } from '../kafka/index.js';
@@ -56,10 +57,10 @@ export interface OutboxOptions {
   readonly refusal?: () => Error | undefined;
 }
 
-/** Who a write is for: it is sent only while its owner takes writes. */
+/** Who a write is for: it is sent only while its owner may still send. */
 export interface WriteOwner {
-  /** @throws the error to reject the write with, when its owner takes no more writes */
-  assertWritable(): void;
+  /** @throws the error to reject the write with, when what it was written for is gone */
+  assertSendable(): void;
 }
 
 interface PendingWrite {
@@ -198,7 +199,7 @@ export class Outbox {
     for (const write of writes) {
       try {
         if (refusal) throw refusal;
-        write.owner?.assertWritable();
+        write.owner?.assertSendable();
         owned.push(write);
       } catch (error) {
         write.reject(error);

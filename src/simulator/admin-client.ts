@@ -97,13 +97,14 @@ export class AdminClient {
 
   /** For a simulator started in another process: polls /admin/health until it answers. */
   async waitUntilReady(timeoutMs = 10_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
+    // On the monotonic clock: a step of the wall clock neither ends the wait early nor stretches it.
+    const deadline = performance.now() + timeoutMs;
     for (;;) {
       try {
         await this.health();
         return;
       } catch (error) {
-        if (Date.now() > deadline) throw error;
+        if (performance.now() > deadline) throw error;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     }

@@ -29,6 +29,19 @@ export const DEFAULT_TOPIC_LAYOUT: TopicLayout = {
 /** The ledger's configuration entries, as Kafka takes them (strings). */
 export const LEDGER_CONFIGS: Readonly<Record<string, string>> = asStrings(TOPIC_CONFIGS.ledger);
 
+/**
+ * The configuration entries the bridge relies on, by role: a topic made without them (by an
+ * earlier version, by hand, by a platform team) still works, and the bridge says at start what
+ * it lacks. The ledger's keep its restores short and its times the instances' own; a command
+ * topic's record times are the broker's (LogAppendTime), which a record's expiry is judged by.
+ */
+export const RELIED_ON: Readonly<Record<TopicRole, readonly string[]>> = {
+  commands: ['message.timestamp.type'],
+  events: [],
+  deadLetter: [],
+  ledger: Object.keys(LEDGER_CONFIGS),
+};
+
 /** Every configuration entry the table sets on some topic. */
 export const TABLE_CONFIG_NAMES: readonly string[] = [
   ...new Set([

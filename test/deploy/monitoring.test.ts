@@ -122,7 +122,7 @@ describe('alert rules', () => {
     expect(runPromtool(['test', 'rules', broken]).status).not.toBe(0);
   });
 
-  it('then they alert on lag growth, an open circuit, refused credentials, outcomes unknown, dead letters, throttling, a bizId held back, a ledger window shrunk by its memory bound, unreadiness and restarts', () => {
+  it('then they alert on lag growth, an open circuit, refused credentials, outcomes unknown, dead letters, throttling, a bizId held back, a ledger window shrunk by its memory bound, a lost lease, unreadiness and restarts', () => {
     expect(rules.map((r) => r.alert)).toEqual([
       'SigningBridgeConsumerLagGrowing',
       'SigningBridgeCircuitOpen',
@@ -132,6 +132,7 @@ describe('alert rules', () => {
       'SigningBridgePlatformThrottled',
       'SigningBridgeKeyHeldBack',
       'SigningBridgeLedgerWindowShrunk',
+      'SigningBridgeLeaseLost',
       'SigningBridgeNotReady',
       'SigningBridgeRestarted',
     ]);
@@ -145,6 +146,7 @@ describe('alert rules', () => {
     uses('SigningBridgePlatformThrottled', 'signing_bridge_platform_throttled_total');
     uses('SigningBridgeKeyHeldBack', 'signing_bridge_keys_held_back');
     uses('SigningBridgeLedgerWindowShrunk', 'signing_bridge_ledger_effective_window_seconds');
+    uses('SigningBridgeLeaseLost', 'signing_bridge_leases_lost_total');
     uses('SigningBridgeNotReady', 'signing_bridge_ready');
     uses('SigningBridgeRestarted', 'process_start_time_seconds');
   });

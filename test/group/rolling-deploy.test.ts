@@ -59,5 +59,5 @@ describe.each(['at-least-once', 'exactly-once'])('delivery mode %s', (mode) => {
     expect(problems).toEqual({});
     b.bridge.kill('SIGTERM');
     expect(await b.bridge.exited).toBe(0);
-  }, 300_000);
+  }, 480_000);
 });

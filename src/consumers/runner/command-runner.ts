@@ -1,19 +1,19 @@
 /**
  * One run of one command, as a row of gates and then the handler: its partition must still be
  * its own (its task may start commands), a record to forward is forwarded instead of run, the
- * partition's marker must say it may be in hand (admission), after a crash loop it runs alone
- * (careful run), it must decode (else it is rejected), must not have ended already (dedupe), and
- * the circuit must let it through (breaker). Then its handler runs, and the outcome decides its
- * ending (endings.ts). Runs after the first are retries the scheduler brings back after their
- * delay.
+ * partition's marker must say it may be in hand, after a crash loop it runs alone (careful run),
+ * it must decode (else it is rejected), the ledger must admit it (src/ledger/admission.ts: not a
+ * duplicate, its commandId not reused, not expired), and the circuit must let it through
+ * (breaker). Then its handler runs, and the outcome decides its ending (endings.ts). Runs after
+ * the first are retries the scheduler brings back after their delay.
  */
 import type { Logger } from 'pino';
 import { OutboxClosed, PartitionReleased } from '../../errors.js';
 import type { Handlers, Outcome } from '../../handlers/types.js';
-import type { Ledger } from '../../ledger/index.js';
+import { type Admission, admission, type Ledger } from '../../ledger/index.js';
 import { marginMs, vouchedSince } from '../../partitions/index.js';
-import type { CommandPublisher } from '../../producers/index.js';
-import type { Command } from '../../schemas/messages/index.js';
+import { type CommandPublisher, producedTime } from '../../producers/index.js';
+import type { Command, CommandProgress } from '../../schemas/messages/index.js';
 import type { CircuitBreaker, Pass } from '../circuit-breaker.js';
 import { decodeCommand } from '../command-decoding.js';
 import type { Forwarding } from '../forwarding.js';
@@ -33,8 +33,8 @@ export interface RunnerOptions {
   readonly settings: BridgeSettings;
   readonly observer: BridgeObserver;
   readonly log: Logger;
-  /** Where a partition's memory bound moved its window's start (the expiry gate uses it). */
-  readonly ledger?: Pick<Ledger, 'vouchedSince'>;
+  /** The entries admission decides from, and how far back each partition's ledger vouches. */
+  readonly ledger: Pick<Ledger, 'get' | 'vouchedSince'>;
 }
 
 export class CommandRunner {
@@ -60,6 +60,7 @@ export class CommandRunner {
     };
     this.#endings = new Endings({
       publisher,
+      ledger: options.ledger,
       observer,
       crashLoopLimit: settings.crashLoopLimit,
       log,
@@ -112,40 +113,55 @@ export class CommandRunner {
     job.decoded ??= decodeCommand(job.record, job.type, settings.limits);
     if (!job.decoded.ok) return this.#endings.reject(job, job.decoded);
     const { command, fingerprint } = job.decoded;
-    const prior = this.#options.publisher.priorRun(job, command.commandId, fingerprint);
-    if (prior.kind === 'duplicate') return this.#endings.finished(job, 'duplicate');
-    if (prior.kind === 'reused')
-      return this.#endings.reject(job, reusedId(job, command, prior.first));
-    if (!prior.known && !job.vouched) {
-      const windowMs = settings.ledgerReplayWindowMs;
-      const now = Date.now();
-      const windowStart = vouchedSince(now, windowMs);
-      const { partition } = job.record;
-      const since =
-        this.#options.ledger?.vouchedSince(partition, windowStart, marginMs(windowMs), now) ??
-        windowStart;
-      const expired = expiry(job, since);
-      if (expired) return this.#endings.reject(job, expired);
-      job.vouched = true;
+    const admitted = this.#admit(job, command.commandId, fingerprint);
+    switch (admitted.kind) {
+      case 'duplicate':
+        return this.#endings.finished(job, 'duplicate');
+      case 'reused':
+        return this.#endings.reject(job, reusedId(job, command, admitted.first));
+      case 'expired':
+        return this.#endings.reject(job, expiry(job, admitted.producedAt, admitted.vouchedSince));
     }
+    // Vouched for once: a record this instance holds and runs again is decided by its entry.
+    job.vouched = true;
     const pass = breaker.tryPass();
     if (pass === undefined) return this.#heldByBreaker;
     job.runs++;
-    const outcome = await this.#call(job, command, signal, pass);
+    const outcome = await this.#call(job, command, admitted.progress, signal, pass);
     if (outcome === undefined) return undefined;
     const decision = decide(outcome, job.history, settings, performance.now());
     return this.#endings.act(job, command, decision, handedOver);
+  }
+
+  /** What the ledger says of the record's command (src/ledger/admission.ts). */
+  #admit(job: Job, commandId: string, fingerprint: string): Admission {
+    const { ledger, settings } = this.#options;
+    const { partition } = job.record;
+    let since: number | undefined;
+    if (!job.vouched) {
+      const windowMs = settings.ledgerReplayWindowMs;
+      const now = Date.now();
+      since = ledger.vouchedSince(partition, vouchedSince(now, windowMs), marginMs(windowMs), now);
+    }
+    return admission(ledger.get(partition, job.key), {
+      commandId,
+      fingerprint,
+      record: job.record,
+      producedAt: producedTime(job.record),
+      vouchedSince: since,
+    });
   }
 
   /** The handler's run, its verdict recorded before its pass ends (a probe's, say). */
   async #call(
     job: Job,
     command: Command,
+    progress: CommandProgress,
     signal: AbortSignal,
     pass: Pass,
   ): Promise<Outcome | undefined> {
     try {
-      const outcome = await runHandler(job, command, signal, this.#handlerRun);
+      const outcome = await runHandler(job, command, progress, signal, this.#handlerRun);
       if (outcome !== undefined) recordVerdict(this.#options.breaker, outcome);
       return outcome;
     } finally {

@@ -16,6 +16,7 @@ import {
   gaveUpEvent,
   preconditionTimedOutEvent,
 } from '../../events/index.js';
+import { type Ledger, rejectedBefore } from '../../ledger/index.js';
 import type { CommandPublisher } from '../../producers/index.js';
 import type { Command, PendingEvent } from '../../schemas/messages/index.js';
 import { commandEnd, observed } from '../command-end.js';
@@ -28,6 +29,8 @@ export type Rejection = Exclude<Job['decoded'], { ok: true } | undefined>;
 
 export interface EndingsOptions {
   readonly publisher: CommandPublisher;
+  /** Where a record's earlier rejection is found (a replay is rejected once). */
+  readonly ledger: Pick<Ledger, 'get'>;
   readonly observer: BridgeObserver;
   readonly crashLoopLimit: number;
   readonly log: Logger;
@@ -89,7 +92,8 @@ export class Endings {
 
   /** A record that is no command: its dead letter and rejected event, once per record. */
   async reject(job: Job, rejection: Rejection): Promise<RunVerdict> {
-    if (!this.#options.publisher.wasRejected(job)) await this.#reject(job, rejection);
+    const entry = this.#options.ledger.get(job.record.partition, job.key);
+    if (!rejectedBefore(entry, job.record)) await this.#reject(job, rejection);
     return this.finished(job, 'rejected', rejection.error);
   }
 

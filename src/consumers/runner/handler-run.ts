@@ -6,9 +6,13 @@ import type { Logger } from 'pino';
 import { HandlerThrew, PlatformRejected, SigningBridgeError } from '../../errors.js';
 import { outcomeOf } from '../../handlers/outcome.js';
 import type { CommandContext, Handlers, Outcome } from '../../handlers/types.js';
-import { progressOf } from '../../ledger/index.js';
 import type { CommandPublisher } from '../../producers/index.js';
-import type { Command, PendingEvent, StepRecord } from '../../schemas/messages/index.js';
+import type {
+  Command,
+  CommandProgress,
+  PendingEvent,
+  StepRecord,
+} from '../../schemas/messages/index.js';
 import type { CircuitBreaker } from '../circuit-breaker.js';
 import { observed } from '../command-end.js';
 import type { Job } from '../job.js';
@@ -28,11 +32,12 @@ export interface HandlerRunOptions {
 export async function runHandler(
   job: Job,
   command: Command,
+  progress: CommandProgress,
   signal: AbortSignal,
   options: HandlerRunOptions,
 ): Promise<Outcome | undefined> {
   const { task } = job;
-  const context = new RunContext(job, command, signal, options);
+  const context = new RunContext(job, command, progress, signal, options);
   try {
     const handler = options.handlers[job.type] as (context: CommandContext) => Promise<Outcome>;
     const outcome = await observed(job).run(() => handler(context));
@@ -47,7 +52,6 @@ export async function runHandler(
 /** A run's CommandContext: one object per run, its writes and its logger as methods. */
 class RunContext implements CommandContext {
   readonly type: Job['type'];
-  readonly progress: CommandContext['progress'];
   readonly priority: string;
   readonly #job: Job;
   readonly #publisher: CommandPublisher;
@@ -57,6 +61,7 @@ class RunContext implements CommandContext {
   constructor(
     job: Job,
     readonly command: Command,
+    readonly progress: CommandProgress,
     readonly signal: AbortSignal,
     options: HandlerRunOptions,
   ) {
@@ -64,7 +69,6 @@ class RunContext implements CommandContext {
     this.#publisher = options.publisher;
     this.#parentLog = options.log;
     this.type = job.type;
-    this.progress = progressOf(options.publisher.entry(job), command.commandId);
     this.priority = options.priorityOf(job.type);
   }
 

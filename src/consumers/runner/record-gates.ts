@@ -1,16 +1,16 @@
 /**
- * The refusals of a decoded command before it runs, as rejections (command.rejected and a
- * dead-letter copy, like a record that is no command): its commandId taken by other content
- * (docs/design.md, "Commands, events, topics"), or its record older than its partition's ledger
- * vouches for.
+ * The refusals of a decoded command that the ledger's admission decided (src/ledger/admission.ts),
+ * as rejections (command.rejected and a dead-letter copy, like a record that is no command): its
+ * commandId taken by other content (docs/design.md, "Commands, events, topics"), or its record
+ * older than its partition's ledger vouches for.
  */
 import { CommandExpired, CommandIdReused } from '../../errors.js';
-import { type PriorRun, producedTime } from '../../producers/index.js';
+import type { Admission } from '../../ledger/index.js';
 import type { Command } from '../../schemas/messages/index.js';
 import type { Job } from '../job.js';
 import type { Rejection } from './endings.js';
 
-type FirstUse = Extract<PriorRun, { kind: 'reused' }>['first'];
+type FirstUse = Extract<Admission, { kind: 'reused' }>['first'];
 
 const HOW: Record<FirstUse['state'], string> = {
   'ended-final': "which ended with the platform's verdict",
@@ -42,16 +42,13 @@ export function reusedId(job: Job, command: Command, first: FirstUse): Rejection
 }
 
 /**
- * The record is older than its partition's ledger vouches for (`sinceMs`: the replay window's
- * start, ledger-upkeep.ts, or later where the memory bound evicted entries, entry-store.ts): if it ran, its
- * entry may have expired, so it is refused rather than run a second time. A new group, a deleted
- * one, or offsets expired after the group stood still read command topics from the beginning.
- * Checked once per record, before its first run: a record this instance holds and retries has
- * been checked, and one whose commandId the ledger knows is decided by the ledger.
+ * The record was produced at `produced`, before `since`, the oldest time its partition's ledger
+ * vouches for (the replay window's start, ledger-upkeep.ts, or later where the memory bound
+ * evicted entries, entry-store.ts): if it ran, its entry may have expired, so it is refused
+ * rather than run a second time. A new group, a deleted one, or offsets expired after the group
+ * stood still read command topics from the beginning.
  */
-export function expiry(job: Job, since: number): Rejection | undefined {
-  const produced = producedTime(job.record);
-  if (produced === undefined || produced >= since) return undefined;
+export function expiry(job: Job, produced: number, since: number): Rejection {
   const { topic, partition, offset } = job.record;
   const commandId = job.decoded?.ok ? job.decoded.command.commandId : undefined;
   const bizId = job.decoded?.ok ? job.decoded.command.bizId : undefined;
