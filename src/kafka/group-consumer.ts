@@ -50,6 +50,9 @@ export class KafkajsGroupConsumer implements GroupConsumer {
   #joining: Promise<void> | undefined;
   #stopped = false;
   #lastContact: number | undefined;
+  // One commit at a time: each listens for kafkajs' report of it (a listener per commit in
+  // flight went past EventEmitter's limit when every partition's sweep committed at once).
+  #committing: Promise<void> = Promise.resolve();
 
   constructor(kafka: Kafka, { groupId, instanceId }: GroupConsumerOptions) {
     this.#kafka = kafka;
@@ -142,8 +145,14 @@ export class KafkajsGroupConsumer implements GroupConsumer {
    * counts only when kafkajs reports it done; otherwise this rejects and the caller commits the
    * same offsets again. Trusting the silent return left partitions uncommitted for good.
    */
-  async commit(offsets: readonly TopicPartitionOffset[]): Promise<void> {
-    if (offsets.length === 0) return;
+  commit(offsets: readonly TopicPartitionOffset[]): Promise<void> {
+    if (offsets.length === 0) return Promise.resolve();
+    const committed = this.#committing.then(() => this.#commitNow(offsets));
+    this.#committing = committed.catch(() => {});
+    return committed;
+  }
+
+  async #commitNow(offsets: readonly TopicPartitionOffset[]): Promise<void> {
     const consumer = this.#consumer;
     let done = false;
     const stopListening = consumer.on(consumer.events.COMMIT_OFFSETS, () => {
