@@ -25,7 +25,8 @@ Every topic of the bridge (the command topics, events, dead-letter and ledger) w
 settings it should have: partitions (TOPIC_PARTITIONS), replication factor
 (TOPIC_REPLICATION_FACTOR, when set), min.insync.replicas (TOPIC_MIN_INSYNC_REPLICAS, when
 set), cleanup.policy and retention.ms (TOPIC_RETENTION_MS, TOPIC_DEAD_LETTER_RETENTION_MS),
-and for the ledger its compaction settings.
+message.timestamp.type (LogAppendTime on command topics: a record's age is the broker's, not
+its producer's; CreateTime on the ledger), and for the ledger its compaction settings.
 
   check   lists every topic and what differs from those settings; exits 1 when anything does
   create  creates the missing topics with those settings (running it again changes nothing),
