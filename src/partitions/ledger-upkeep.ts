@@ -36,7 +36,12 @@ export function sweepIntervalMs(windowMs: number): number {
   return Math.min(15 * 60_000, Math.max(1_000, Math.floor(windowMs / 8)));
 }
 
-/** Clock skew and writes still in the outbox: the checkpoint stays this much before the window. */
+/**
+ * The checkpoint stays this much before the window: writes still in the outbox (stamped when
+ * sent) and a step of this instance's clock meanwhile. The ledger's record times are its writers'
+ * own (CreateTime), the clock this compares them with. The expired-record cutoff takes it off the
+ * window for skew between this clock and the record times (the broker's, on LogAppendTime).
+ */
 export function marginMs(windowMs: number): number {
   return Math.min(5 * 60_000, Math.floor(windowMs / 4));
 }
@@ -45,7 +50,8 @@ export function marginMs(windowMs: number): number {
  * The oldest record time a partition's ledger vouches for: a command that ran wrote its entry
  * at or after its record's time, and the sweep keeps every entry written within the window, so
  * whether a record younger than this ran is known. The margin is taken off the window (not
- * added): a producer's clock ahead of ours makes a record look younger than it is.
+ * added): a record time from a clock ahead of ours (the broker's; a producer's on a CreateTime
+ * topic) makes a record look younger than it is.
  */
 export function vouchedSince(nowMs: number, windowMs: number): number {
   return nowMs - windowMs + marginMs(windowMs);
