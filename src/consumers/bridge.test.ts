@@ -110,8 +110,8 @@ function fakeKafka(
     holdLedger: () => {
       ledgerHeld = true;
     },
-    /** Sends from now on fail at once with `error`. */
-    refuse: (error: Error) => {
+    /** Sends from now on fail at once with `error`; with none, they are acknowledged again. */
+    refuse: (error: Error | undefined) => {
       refusal = error;
     },
     /** Fails the sends that hang. */
@@ -205,6 +205,53 @@ describe('Bridge.start', () => {
     const bridge = bridgeOn(kafka);
     await bridge.start();
     expect(bridge.ready).toBe(true);
+    await bridge.stop();
+  });
+});
+
+describe('Bridge readiness while Kafka does not take writes', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('when writes fail for longer than 5 s, then the bridge is not ready, naming kafka-writes and the error, logged once at error; once the write goes through, ready again, logged once at info', async () => {
+    let handlers: GroupConsumerHandlers | undefined;
+    const { kafka, refuse } = fakeKafka((given) => {
+      handlers = given;
+      given.onAssignment([]);
+    });
+    const { log, lines } = keptLog();
+    const kafkaWritesFailing = vi.fn();
+    const bridge = bridgeOn(kafka, { kafkaWritesFailing }, log);
+    await bridge.start();
+    // The grace on a virtual clock; the outbox's delays between sends (under a second for its
+    // first few) and the lease on the real one.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    refuse(
+      new KafkaWriteFailed('writing to Kafka failed: Connection error: connect ECONNREFUSED', {
+        details: { kafkaError: 'KafkaJSConnectionError', permanent: false },
+      }),
+    );
+    // Taking a partition on writes its acquired marker.
+    handlers?.onAssignment([0]);
+    await vi.advanceTimersByTimeAsync(4_000);
+    expect(bridge.ready).toBe(true);
+    await vi.advanceTimersByTimeAsync(1_100);
+    expect(bridge.notReadyBecause()).toEqual([
+      'kafka-writes: writing to Kafka failed: Connection error: connect ECONNREFUSED',
+    ]);
+    refuse(undefined);
+    await vi.waitFor(() => expect(bridge.notReadyBecause()).toEqual([]), { timeout: 5_000 });
+
+    const said = lines.filter(({ msg }) => msg.includes('Kafka'));
+    expect(said.filter(({ level }) => level === 50).map(({ msg }) => msg)).toEqual([
+      'writing to Kafka fails: not ready until a write goes through (the outbox sends it again)',
+    ]);
+    expect(said.filter(({ level }) => level === 30).map(({ msg }) => msg)).toEqual([
+      'writing to Kafka works again',
+    ]);
+    expect(kafkaWritesFailing.mock.calls).toEqual([[true], [false]]);
+    vi.useRealTimers();
     await bridge.stop();
   });
 });

@@ -27,6 +27,7 @@ import { LagReport } from './lag-report.js';
 import { Readiness } from './readiness.js';
 import { CommandRunner } from './runner/command-runner.js';
 import type { BridgeObserver, BridgeOptions } from './settings.js';
+import { WriteWatch } from './write-watch.js';
 
 // Long enough to gather the records of commands finishing together, short against a platform call.
 const OUTBOX_LINGER_MS = 2;
@@ -36,6 +37,9 @@ const OUTBOX_MAX_RECORDS = 500;
 const OUTBOX_RETRY = { initialDelayMs: 500, maxDelayMs: 5_000, multiplier: 2 };
 // How long aborted runs get to wind down before their partition is released regardless.
 const ABORT_GRACE_MS = 1_000;
+// Writes failing longer than this make the bridge not ready; a transactional producer replaced
+// after a coordinator moved sends again well within it (write-watch.ts).
+const WRITE_FAILURE_GRACE_MS = 5_000;
 
 /** The max.message.bytes of each topic the bridge writes, as the broker says. */
 export interface WriteLimits {
@@ -82,6 +86,13 @@ export function createEngine(
     Object.entries(topics.commands).map(([type, topic]) => [topic, type as CommandType]),
   );
   const lease = new Lease(LEASE_MS);
+  const readiness = new Readiness();
+  const writes = new WriteWatch({
+    readiness,
+    log,
+    graceMs: WRITE_FAILURE_GRACE_MS,
+    onChange: (failing) => observer.kafkaWritesFailing?.(failing),
+  });
   const outbox = new Outbox({
     sink: (records) => io.producer.send(records),
     refusal: () => (lease.holds() ? undefined : leaseEnded()),
@@ -90,9 +101,8 @@ export function createEngine(
     maxBatchBytes: Math.min(...Object.values(io.writeLimits)) - BATCH_OVERHEAD_BYTES,
     retry: OUTBOX_RETRY,
     compactedTopics: new Set([topics.ledger]),
-    onSendFailed: (error, attempt, delayMs) => {
-      log.error({ err: error, attempt, delayMs }, 'writing to Kafka failed; sending again');
-    },
+    onSendFailed: (error, attempt, delayMs) => writes.failed(error, attempt, delayMs),
+    onRetriesEnded: (answered) => writes.ended(answered),
   });
   const evictionLog = new EvictionLog(log);
   const ledger = new Ledger(topics.ledger, {
@@ -196,7 +206,7 @@ export function createEngine(
     intake,
     partitions,
     lease,
-    readiness: new Readiness(),
+    readiness,
     scheduler,
     breaker,
     outbox,

@@ -161,6 +161,11 @@ export interface BridgeObserver {
    * `expired`, `crashed`), or the group answered again and they are being acquired afresh.
    */
   leaseChanged?(held: boolean, reason?: LoseReason): void;
+  /**
+   * Writes to Kafka have failed for longer than a short grace (true: the bridge is not ready,
+   * readiness cause `kafka-writes`), or work again (false); write-watch.ts.
+   */
+  kafkaWritesFailing?(failing: boolean): void;
   /** Every commit interval: commands running and pending, in all and per priority class. */
   load?(
     inFlight: number,

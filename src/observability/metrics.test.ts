@@ -193,6 +193,15 @@ describe('the metrics on-call needs', () => {
     expect(text).toContain('signing_bridge_leases_lost_total{reason="crashed"} 1');
   });
 
+  it('when writes to Kafka start and stop failing, then kafka_writes_failing is 1 and back to 0, from 0 at the start', async () => {
+    const { observer, registry } = createMetrics();
+    expect(await registry.metrics()).toContain('signing_bridge_kafka_writes_failing 0');
+    observer.kafkaWritesFailing?.(true);
+    expect(await registry.metrics()).toContain('signing_bridge_kafka_writes_failing 1');
+    observer.kafkaWritesFailing?.(false);
+    expect(await registry.metrics()).toContain('signing_bridge_kafka_writes_failing 0');
+  });
+
   it('when the ledger size is reported, then ledger_bizids follows it', async () => {
     const { observer, registry } = createMetrics();
     observer.ledgerSize?.(1234);

@@ -93,6 +93,7 @@ export function createMetrics(status?: ServiceStatus): Metrics {
     leaseChanged(held, reason) {
       if (!held && reason !== undefined) m.leaseLost.inc({ reason });
     },
+    kafkaWritesFailing: (failing) => m.writesFailing.set(failing ? 1 : 0),
     keyHeldBack: ({ type }) => m.keyHolds.inc({ type }),
     keyRewound: ({ type, partitions }) => m.keyRewinds.inc({ type }, partitions),
     partitionLags: (lags) => kafka.partitionLags(lags),
@@ -207,6 +208,11 @@ function instruments(registers: Registry) {
       }),
       [{ reason: 'expired' }, { reason: 'crashed' }],
     ),
+    writesFailing: new Gauge({
+      ...common,
+      name: `${PREFIX}kafka_writes_failing`,
+      help: 'Whether writing to Kafka has failed for longer than 5 s and not gone through since (1: the bridge is not ready, /readyz names the error under kafka-writes), else 0',
+    }),
     outage: withLabels(
       new Gauge({
         ...common,
