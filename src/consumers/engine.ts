@@ -25,6 +25,7 @@ import type { Job } from './job.js';
 import { KeyScheduler } from './key-scheduler.js';
 import { LagReport } from './lag-report.js';
 import { Readiness } from './readiness.js';
+import { RefusedWrites } from './refused-writes.js';
 import { CommandRunner } from './runner/command-runner.js';
 import type { BridgeObserver, BridgeOptions } from './settings.js';
 import { WriteWatch } from './write-watch.js';
@@ -37,6 +38,9 @@ const OUTBOX_MAX_RECORDS = 500;
 const OUTBOX_RETRY = { initialDelayMs: 500, maxDelayMs: 5_000, multiplier: 2 };
 // How long aborted runs get to wind down before their partition is released regardless.
 const ABORT_GRACE_MS = 1_000;
+// Between probes while Kafka refuses writes until fixed (refused-writes.ts): soon after an
+// operator's fix, without a refused write every second meanwhile.
+const REFUSED_PROBES = { initialDelayMs: 1_000, maxDelayMs: 10_000, multiplier: 2 };
 // Writes failing longer than this make the bridge not ready; a transactional producer replaced
 // after a coordinator moved sends again well within it (write-watch.ts).
 const WRITE_FAILURE_GRACE_MS = 5_000;
@@ -55,6 +59,8 @@ export interface Engine {
   readonly lease: Lease;
   /** The causes that keep the bridge from being ready (readiness.ts). */
   readonly readiness: Readiness;
+  /** Whether Kafka takes the bridge's writes, or refuses them until fixed (refused-writes.ts). */
+  readonly refusals: RefusedWrites;
   readonly scheduler: KeyScheduler<Job>;
   readonly breaker: CircuitBreaker;
   readonly outbox: Outbox;
@@ -111,6 +117,13 @@ export function createEngine(
     onEvict: (partition, eviction) => evictionLog.evicted(partition, eviction),
   });
   const breaker = new CircuitBreaker(settings.breaker);
+  const refusals = new RefusedWrites({
+    readiness,
+    log,
+    topics,
+    probes: REFUSED_PROBES,
+    onChange: (kafkaError) => observer.kafkaWritesRefused?.(kafkaError),
+  });
   const publisher = new CommandPublisher({
     ledger,
     outbox,
@@ -134,6 +147,7 @@ export function createEngine(
     observer,
     log,
     ledger,
+    refusals,
   });
   const classOf = (type: CommandType) => settings.classes.of[type];
   const scheduler = new KeyScheduler<Job>({
@@ -207,6 +221,7 @@ export function createEngine(
     partitions,
     lease,
     readiness,
+    refusals,
     scheduler,
     breaker,
     outbox,

@@ -3,7 +3,9 @@ import type { InboundRecord } from '../kafka/index.js';
 import type { PartitionTask } from '../partitions/index.js';
 import type { CommandType } from '../schemas/messages/index.js';
 import { type DecodedCommand, utf8 } from './command-decoding.js';
+import type { RunVerdict } from './key-scheduler.js';
 import { recordBytes } from './record-limits.js';
+import type { WritePass } from './refused-writes.js';
 import { NO_HISTORY, type RunHistory } from './retry-decision.js';
 import type { CommandObservation } from './settings.js';
 
@@ -36,6 +38,11 @@ export interface Job {
   /** Runs of its handler so far (none for a rejected record or a replay). */
   runs: number;
   firstRunAt?: number;
+  /**
+   * Its ending (or rejection), decided and refused by Kafka until fixed: what its next run does
+   * instead of anything else, writing it again (refused-writes.ts). Its offset stays unfinished.
+   */
+  unwritten?: ((pass: WritePass, handedOver: () => void) => Promise<RunVerdict>) | undefined;
   /** Follows it from its first run to its end (its trace span); absent when nobody does. */
   observation?: CommandObservation | undefined;
 }

@@ -166,6 +166,12 @@ export interface BridgeObserver {
    * readiness cause `kafka-writes`), or work again (false); write-watch.ts.
    */
   kafkaWritesFailing?(failing: boolean): void;
+  /**
+   * Kafka refuses the bridge's writes until fixed (its code: TOPIC_AUTHORIZATION_FAILED,
+   * INVALID_TIMESTAMP...): no command starts, readiness cause `kafka-refused`; undefined once it
+   * takes them again (refused-writes.ts).
+   */
+  kafkaWritesRefused?(kafkaError: string | undefined): void;
   /** Every commit interval: commands running and pending, in all and per priority class. */
   load?(
     inFlight: number,

@@ -271,7 +271,7 @@ describe('transactional producer', () => {
     await expect(sent).rejects.toBeInstanceOf(KafkaWriteFailed);
     await expect(sent).rejects.toMatchObject({
       retryable: false,
-      details: { kafkaError: 'KafkaJSProtocolError', permanent: true },
+      details: { kafkaError: 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED', permanent: true },
     });
   });
 

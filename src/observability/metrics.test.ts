@@ -202,6 +202,18 @@ describe('the metrics on-call needs', () => {
     expect(await registry.metrics()).toContain('signing_bridge_kafka_writes_failing 0');
   });
 
+  it('when Kafka refuses writes until fixed and then takes them, then kafka_writes_refused names the code in force, and has no series after', async () => {
+    const { observer, registry } = createMetrics();
+    expect(await registry.metrics()).not.toContain('signing_bridge_kafka_writes_refused{');
+    observer.kafkaWritesRefused?.('TOPIC_AUTHORIZATION_FAILED');
+    observer.kafkaWritesRefused?.('INVALID_TIMESTAMP');
+    const text = await registry.metrics();
+    expect(text).toContain('signing_bridge_kafka_writes_refused{error="INVALID_TIMESTAMP"} 1');
+    expect(text).not.toContain('error="TOPIC_AUTHORIZATION_FAILED"');
+    observer.kafkaWritesRefused?.(undefined);
+    expect(await registry.metrics()).not.toContain('signing_bridge_kafka_writes_refused{');
+  });
+
   it('when the ledger size is reported, then ledger_bizids follows it', async () => {
     const { observer, registry } = createMetrics();
     observer.ledgerSize?.(1234);

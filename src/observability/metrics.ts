@@ -94,6 +94,11 @@ export function createMetrics(status?: ServiceStatus): Metrics {
       if (!held && reason !== undefined) m.leaseLost.inc({ reason });
     },
     kafkaWritesFailing: (failing) => m.writesFailing.set(failing ? 1 : 0),
+    kafkaWritesRefused(kafkaError) {
+      // One series, the refusal in force; none once Kafka takes the writes again.
+      m.writesRefused.reset();
+      if (kafkaError !== undefined) m.writesRefused.set({ error: kafkaError }, 1);
+    },
     keyHeldBack: ({ type }) => m.keyHolds.inc({ type }),
     keyRewound: ({ type, partitions }) => m.keyRewinds.inc({ type }, partitions),
     partitionLags: (lags) => kafka.partitionLags(lags),
@@ -212,6 +217,12 @@ function instruments(registers: Registry) {
       ...common,
       name: `${PREFIX}kafka_writes_failing`,
       help: 'Whether writing to Kafka has failed for longer than 5 s and not gone through since (1: the bridge is not ready, /readyz names the error under kafka-writes), else 0',
+    }),
+    writesRefused: new Gauge({
+      ...common,
+      name: `${PREFIX}kafka_writes_refused`,
+      help: "1 while Kafka refuses the bridge's writes until someone acts, by Kafka's error code (TOPIC_AUTHORIZATION_FAILED, INVALID_TIMESTAMP...): no command starts, the endings decided wait to be written, /readyz names kafka-refused; no series otherwise",
+      labelNames: ['error'] as const,
     }),
     outage: withLabels(
       new Gauge({

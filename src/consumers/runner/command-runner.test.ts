@@ -23,11 +23,14 @@ import { CircuitBreaker } from '../circuit-breaker.js';
 import { Forwarding } from '../forwarding.js';
 import { type Job, newJob } from '../job.js';
 import { KeyScheduler } from '../key-scheduler.js';
+import { Readiness } from '../readiness.js';
+import { RefusedWrites } from '../refused-writes.js';
 import { defaultBridgeSettings } from '../settings.js';
 import { CommandRunner } from './command-runner.js';
 
 const topics = topicNames('t.');
 const log = pino({ level: 'silent' });
+const PROBES = { initialDelayMs: 1, maxDelayMs: 1, multiplier: 1 };
 
 function remindRecord(
   partition: number,
@@ -93,6 +96,7 @@ function setup({
     observer,
     log,
     ledger,
+    refusals: new RefusedWrites({ readiness: new Readiness(), log, topics, probes: PROBES }),
   });
   const events = () => sent.filter((r) => r.topic === topics.events);
   const typeOf = (r: OutboundRecord) => (r.headers as Record<string, string>).ce_type;
