@@ -93,6 +93,19 @@ function fakeKafka(
       ensureTopics: async (specs) => new Map(specs.map((spec) => [spec.topic, 1])),
       maxMessageBytes: async (topics) => new Map(topics.map((topic) => [topic, 1_048_588])),
       describeTopics: async () => new Map(),
+      // One partition each, led and in sync: nothing to say of a stall.
+      partitionHealth: async (topics) =>
+        new Map(
+          topics.map((topic) => [
+            topic,
+            {
+              minInsyncReplicas: 1,
+              partitions: [
+                { partition: 0, leader: 1, replicas: [1], isr: [1], offlineReplicas: [] },
+              ],
+            },
+          ]),
+        ),
       disconnect: async () => {},
     }),
     consumer: () => consumer,
@@ -391,8 +404,8 @@ describe('Bridge readiness and the clocks', () => {
 });
 
 describe('Bridge start: the topic settings it relies on', () => {
-  /** Kafka whose topics are described as `configs` says, by topic. */
-  function describedAs(configs: Record<string, Record<string, string>>) {
+  /** Kafka whose topics are described as `configs` says, by topic, with `replicationFactor`. */
+  function describedAs(configs: Record<string, Record<string, string>>, replicationFactor = 3) {
     const { kafka } = fakeKafka();
     const admin = async () => ({
       ...(await kafka.admin()),
@@ -400,17 +413,19 @@ describe('Bridge start: the topic settings it relies on', () => {
         new Map(
           names.map((topic) => [
             topic,
-            { topic, partitions: 1, replicationFactor: 1, configs: configs[topic] ?? {} },
+            { topic, partitions: 1, replicationFactor, configs: configs[topic] ?? {} },
           ]),
         ),
     });
     return { ...kafka, admin };
   }
 
-  /** Each topic's configuration as the topic table creates it. */
+  /** Each topic's configuration as the topic table creates it for production (3 replicas, 2 in sync). */
   const asCreated = (): Record<string, Record<string, string>> =>
     Object.fromEntries(
-      topicTable(topics, { partitions: 1 }).map((row) => [row.topic, { ...row.configs }]),
+      topicTable(topics, { partitions: 1, replicationFactor: 3, minInsyncReplicas: 2 }).map(
+        (row) => [row.topic, { ...row.configs }],
+      ),
     );
 
   it("when a command topic keeps its producers' record times (CreateTime), then the bridge starts and warns naming the topic and message.timestamp.type", async () => {
@@ -435,6 +450,23 @@ describe('Bridge start: the topic settings it relies on', () => {
       ],
     });
     expect(lines.some((line) => line.msg.startsWith('the ledger topic lacks'))).toBe(false);
+  });
+
+  it("when topics have a stock broker's defaults (replication 1, min.insync.replicas 1), then the bridge starts and warns once per topic, naming the values and the variables", async () => {
+    const configs = asCreated();
+    for (const topic of Object.keys(configs)) delete configs[topic]?.['min.insync.replicas'];
+    const { log, lines } = keptLog();
+    const bridge = bridgeOn(describedAs(configs, 1), undefined, log);
+    await bridge.start();
+    await bridge.stop();
+    const warned = lines.filter((line) => line.msg.includes('production wants 3 and 2'));
+    const all = topicTable(topics, {}).map((row) => row.topic);
+    expect(warned.map((line) => line.topic).sort()).toEqual([...all].sort());
+    expect(warned[0]).toMatchObject({ replicationFactor: 1, minInsyncReplicas: 1 });
+    expect(warned[0]?.msg).toContain(
+      'replication 1 and min.insync.replicas 1: one broker holds all of it',
+    );
+    expect(warned[0]?.msg).toContain('TOPIC_REPLICATION_FACTOR and TOPIC_MIN_INSYNC_REPLICAS');
   });
 
   it('when every topic has what the table sets, then nothing is said of their settings', async () => {

@@ -9,6 +9,8 @@ import {
   BATCH_OVERHEAD_BYTES,
   type GroupConsumer,
   LEASE_MS,
+  type OutboundRecord,
+  type PartitionStall,
   type RecordProducer,
 } from '../kafka/index.js';
 import { EvictionLog, Ledger } from '../ledger/index.js';
@@ -81,6 +83,8 @@ export function createEngine(
     /** The command topics' (and the ledger's) partition count; this instance's share of the
      * budget is of it. */
     commandPartitions: number;
+    /** Where writes that keep failing are stuck, from the cluster's metadata (write-watch.ts). */
+    diagnose: (records: readonly OutboundRecord[]) => Promise<readonly PartitionStall[]>;
   },
   fail: (error: Error) => void,
 ): Engine {
@@ -98,6 +102,9 @@ export function createEngine(
     log,
     graceMs: WRITE_FAILURE_GRACE_MS,
     onChange: (failing) => observer.kafkaWritesFailing?.(failing),
+    diagnose: io.diagnose,
+    onStalls: (stalls) => observer.kafkaWritesStalled?.(stalls),
+    onFailure: (kafkaError) => observer.kafkaWriteFailed?.(kafkaError),
   });
   const outbox = new Outbox({
     sink: (records) => io.producer.send(records),
@@ -107,7 +114,8 @@ export function createEngine(
     maxBatchBytes: Math.min(...Object.values(io.writeLimits)) - BATCH_OVERHEAD_BYTES,
     retry: OUTBOX_RETRY,
     compactedTopics: new Set([topics.ledger]),
-    onSendFailed: (error, attempt, delayMs) => writes.failed(error, attempt, delayMs),
+    onSendFailed: (error, attempt, delayMs, records) =>
+      writes.failed(error, attempt, delayMs, records),
     onRetriesEnded: (answered) => writes.ended(answered),
   });
   const evictionLog = new EvictionLog(log);

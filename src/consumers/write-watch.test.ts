@@ -1,16 +1,26 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { KafkaWriteFailed } from '../errors.js';
 import { Readiness } from './readiness.js';
-import { WriteWatch } from './write-watch.js';
+import { WriteWatch, type WriteWatchOptions } from './write-watch.js';
 
 const GRACE_MS = 5_000;
 
-function watched() {
+function watched(diagnose: WriteWatchOptions['diagnose'] = async () => []) {
   const readiness = new Readiness();
   const log = { warn: vi.fn(), error: vi.fn(), info: vi.fn() };
   const onChange = vi.fn();
-  const watch = new WriteWatch({ readiness, log: log as never, graceMs: GRACE_MS, onChange });
-  return { readiness, log, onChange, watch };
+  const onStalls = vi.fn();
+  const onFailure = vi.fn();
+  const watch = new WriteWatch({
+    readiness,
+    log: log as never,
+    graceMs: GRACE_MS,
+    onChange,
+    diagnose,
+    onStalls,
+    onFailure,
+  });
+  return { readiness, log, onChange, onStalls, onFailure, watch };
 }
 
 const failure = (message: string) =>
@@ -93,5 +103,63 @@ describe('WriteWatch', () => {
     watch.failed(new Error('x'.repeat(1_000)), 0, 500);
     vi.advanceTimersByTime(GRACE_MS);
     expect(readiness.reasons()).toEqual([`kafka-writes: ${'x'.repeat(300)}…`]);
+  });
+
+  it('when writes keep failing, then the partitions they are stuck on are named in /readyz, logged once at error and reported, looked at again every 30 s, and forgotten once a write goes through', async () => {
+    vi.useFakeTimers();
+    const ledgerRecord = { topic: 'sb.ledger', partition: 3, key: 'biz', value: '{}' };
+    const noLeader = {
+      topic: 'sb.ledger',
+      partition: 3,
+      problem: 'no-leader' as const,
+      detail: 'sb.ledger partition 3 has no leader: its replicas on brokers 2, in sync none',
+    };
+    const diagnose = vi.fn(async () => [noLeader]);
+    const { readiness, log, onStalls, onFailure, watch } = watched(diagnose);
+    const stuck = new KafkaWriteFailed('writing to Kafka failed: There is no leader', {
+      details: { kafkaError: 'LEADER_NOT_AVAILABLE', permanent: false },
+    });
+    watch.failed(stuck, 0, 500, [ledgerRecord]);
+    expect(onFailure).toHaveBeenCalledWith('LEADER_NOT_AVAILABLE');
+    await vi.advanceTimersByTimeAsync(GRACE_MS);
+    expect(diagnose).toHaveBeenCalledWith([ledgerRecord]);
+    expect(readiness.reasons()).toEqual([
+      `kafka-writes: writing to Kafka failed: There is no leader; ${noLeader.detail}`,
+    ]);
+    expect(onStalls.mock.calls).toEqual([
+      [[{ topic: 'unknown', partition: 'unknown', problem: 'unexplained' }]],
+      [[{ topic: 'sb.ledger', partition: '3', problem: 'no-leader' }]],
+    ]);
+    expect(log.error.mock.calls.map(([fields]) => fields.stalls)).toEqual([
+      undefined,
+      [noLeader.detail],
+    ]);
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(diagnose).toHaveBeenCalledTimes(2);
+    // The same stall: neither logged nor reported again.
+    expect(log.error).toHaveBeenCalledTimes(2);
+    expect(onStalls).toHaveBeenCalledTimes(2);
+
+    watch.ended(true);
+    expect(readiness.reasons()).toEqual([]);
+    expect(onStalls).toHaveBeenLastCalledWith([]);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('when the cluster cannot be asked, then the cause names the error alone and the stall stays unexplained', async () => {
+    vi.useFakeTimers();
+    const { readiness, log, onStalls, watch } = watched(async () => {
+      throw new Error('no broker answered');
+    });
+    watch.failed(failure('Connection error'), 0, 500, []);
+    await vi.advanceTimersByTimeAsync(GRACE_MS);
+    expect(readiness.reasons()).toEqual([
+      'kafka-writes: writing to Kafka failed: Connection error',
+    ]);
+    expect(log.warn).toHaveBeenCalledTimes(2);
+    expect(onStalls.mock.calls).toEqual([
+      [[{ topic: 'unknown', partition: 'unknown', problem: 'unexplained' }]],
+    ]);
+    watch.ended(false);
   });
 });

@@ -167,6 +167,24 @@ export interface TopicDescription {
   readonly configs: Readonly<Record<string, string>>;
 }
 
+/** One partition as the cluster describes it (partition-health.ts). */
+export interface PartitionHealth {
+  readonly partition: number;
+  /** The broker leading it; -1 for none. */
+  readonly leader: number;
+  readonly replicas: readonly number[];
+  /** The replicas in sync with the leader. */
+  readonly isr: readonly number[];
+  /** Replicas whose log directory failed (a full or broken disk). */
+  readonly offlineReplicas: readonly number[];
+}
+
+export interface TopicHealth {
+  readonly partitions: readonly PartitionHealth[];
+  /** The topic's min.insync.replicas (the broker's default when the topic sets none). */
+  readonly minInsyncReplicas: number;
+}
+
 export interface TopicAdmin {
   /**
    * Creates the missing topics, or with `create: false` rejects naming them (TopicsMissing);
@@ -183,6 +201,11 @@ export interface TopicAdmin {
     topics: readonly string[],
     configNames: readonly string[],
   ): Promise<Map<string, TopicDescription>>;
+  /**
+   * The topics that exist, with each partition's leader, replicas and those in sync, and the
+   * topic's min.insync.replicas (partition-health.ts); a topic that does not exist is absent.
+   */
+  partitionHealth(topics: readonly string[]): Promise<Map<string, TopicHealth>>;
   disconnect(): Promise<void>;
 }
 

@@ -57,7 +57,9 @@ describe('writeFailed and writeRefusal: what kafkajs reports', () => {
 
   it('when kafkajs wraps the refusal (a topic whose metadata is refused), then it is still for good, with the code', () => {
     const refused = answer('TOPIC_AUTHORIZATION_FAILED', false);
-    const failed = writeFailed(new KafkaJSNonRetriableError(refused, { cause: refused }));
+    // As kafkajs' retrier wraps what it does not retry, its cause the broker's answer.
+    const wrapped = Object.assign(new KafkaJSNonRetriableError(refused), { cause: refused });
+    const failed = writeFailed(wrapped);
     expect(failed.details).toEqual({ kafkaError: 'TOPIC_AUTHORIZATION_FAILED', permanent: true });
   });
 

@@ -214,6 +214,29 @@ describe('the metrics on-call needs', () => {
     expect(await registry.metrics()).not.toContain('signing_bridge_kafka_writes_refused{');
   });
 
+  it('when sends fail and writes stall, then kafka_write_errors_total counts each by code and kafka_write_stalled names where, until a write goes through', async () => {
+    const { observer, registry } = createMetrics();
+    observer.kafkaWriteFailed?.('NOT_ENOUGH_REPLICAS');
+    observer.kafkaWriteFailed?.('NOT_ENOUGH_REPLICAS');
+    observer.kafkaWritesStalled?.([
+      { topic: 'sb.ledger', partition: '3', problem: 'under-min-isr' },
+      { topic: 'sb.events', partition: 'all', problem: 'topic-missing' },
+    ]);
+    let text = await registry.metrics();
+    expect(text).toContain(
+      'signing_bridge_kafka_write_errors_total{error="NOT_ENOUGH_REPLICAS"} 2',
+    );
+    expect(text).toContain(
+      'signing_bridge_kafka_write_stalled{topic="sb.ledger",partition="3",problem="under-min-isr"} 1',
+    );
+    expect(text).toContain(
+      'signing_bridge_kafka_write_stalled{topic="sb.events",partition="all",problem="topic-missing"} 1',
+    );
+    observer.kafkaWritesStalled?.([]);
+    text = await registry.metrics();
+    expect(text).not.toContain('signing_bridge_kafka_write_stalled{');
+  });
+
   it('when the ledger size is reported, then ledger_bizids follows it', async () => {
     const { observer, registry } = createMetrics();
     observer.ledgerSize?.(1234);

@@ -49,8 +49,16 @@ export interface OutboxOptions {
    * key and partition in the same send, only the last is sent.
    */
   readonly compactedTopics?: ReadonlySet<string>;
-  /** A send failed for a reason that may pass: it is sent again after `delayMs`. */
-  readonly onSendFailed?: (error: unknown, attempt: number, delayMs: number) => void;
+  /**
+   * A send failed for a reason that may pass: it is sent again after `delayMs`. `records` are
+   * what it sent (the partitions it is stuck on are among theirs).
+   */
+  readonly onSendFailed?: (
+    error: unknown,
+    attempt: number,
+    delayMs: number,
+    records: readonly OutboundRecord[],
+  ) => void;
   /**
    * The send that failed is no longer sent again: `answered` when Kafka acknowledged it or
    * refused it for good, not when it was given up (every write of it refused by its owner, or
@@ -196,7 +204,7 @@ export class Outbox {
         }
         const delayMs = fullJitterDelay(this.#options.retry, attempt);
         this.#retrying = true;
-        this.#options.onSendFailed?.(error, attempt, delayMs);
+        this.#options.onSendFailed?.(error, attempt, delayMs, records);
         await sleep(delayMs, signal).catch(() => {});
       }
     }

@@ -18,6 +18,7 @@ interface TopicLine {
   partitions: number;
   configs: Record<string, string>;
   differences: Array<{ setting: string; expected: string; actual: string }>;
+  durability: string | null;
 }
 
 afterEach(killAll);
@@ -61,6 +62,13 @@ describe('signing-bridge topics', () => {
       'retention.ms': '604800000',
     });
     expect(byRole.get('deadLetter')).toMatchObject({ 'retention.ms': '2592000000' });
+
+    // One broker: every topic has one replica, which production would not want; said, exit 0.
+    for (const line of created.lines) {
+      expect(line.durability).toMatch(
+        /^replication 1 and min\.insync\.replicas 1: one broker holds all of it; production wants 3 and 2/,
+      );
+    }
 
     const again = await topics('create', env);
     expect(again.code).toBe(0);
