@@ -18,6 +18,7 @@ import {
   type OwnershipMarker,
 } from '../ledger/index.js';
 import type { Outbox } from '../producers/index.js';
+import { sleep } from '../retry/retry.js';
 import { CAREFUL_SCHEDULING_KEY, CrashGuard } from './crash-guard.js';
 import { fetchPlan, type Holds } from './fetch-plan.js';
 import type { Lease, LeaseDecision, LeaseEvent, LoseReason } from './lease.js';
@@ -340,16 +341,30 @@ export class Partitions {
     else acquire();
   }
 
-  /** Fetches each command partition from the group's committed offset, or its start. */
+  /**
+   * Fetches each command partition from the group's committed offset, or its start. Asked again
+   * until Kafka answers (a broker restarting, say): acquiring without it would leave the records
+   * dropped with the lost tasks unread for good. Gives up only when the lease is lost again or
+   * the bridge stops, and the caller then acquires nothing.
+   */
   async #rewindToCommitted(partitions: readonly number[]): Promise<void> {
     const { consumer, topics, log } = this.#options;
-    try {
-      const positions = await consumer.positions(topics.commands);
-      for (const { topic, partition, committed, logStart } of positions) {
-        if (partitions.includes(partition)) consumer.seek(topic, partition, committed ?? logStart);
+    for (let attempt = 0; !this.#stopping && !this.#options.lease.lost; attempt++) {
+      try {
+        const positions = await consumer.positions(topics.commands);
+        for (const { topic, partition, committed, logStart } of positions) {
+          if (partitions.includes(partition))
+            consumer.seek(topic, partition, committed ?? logStart);
+        }
+        return;
+      } catch (error) {
+        const delayMs = Math.min(5_000, 250 * 2 ** attempt);
+        log.warn(
+          { err: error, attempt, delayMs },
+          'committed offsets unknown after the lease was regained; asking again',
+        );
+        await sleep(delayMs);
       }
-    } catch (error) {
-      log.warn({ err: error }, 'committed offsets unknown after the lease was regained');
     }
   }
 
