@@ -62,7 +62,7 @@ function fakeKafka(
     },
     commit: async () => {},
     liveInstances: async () => new Set<string>(),
-    committed: async () => new Map<string, string>(),
+    committed: async () => new Map(),
     positions: async () => [],
     lastContact: () => performance.now(),
     offsetForTime: async () => '0',

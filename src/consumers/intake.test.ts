@@ -53,6 +53,7 @@ function intakeOnPartition0(
   } as unknown as KeyScheduler<Job>;
   const seeks: string[] = [];
   const heldBack: { bizId: string; offset: string }[] = [];
+  const wentBack: string[] = [];
   const intake = new Intake({
     scheduler,
     partitions: {
@@ -66,6 +67,7 @@ function intakeOnPartition0(
       },
       seek: (_topic, _partition, offset) => seeks.push(offset),
       heldKeys: () => new Map(),
+      logWentBack: (_task, _topic, offset) => wentBack.push(offset),
     },
     typeOf: new Map([[topic, 'remind']]),
     classOf: () => 'bulk',
@@ -84,7 +86,7 @@ function intakeOnPartition0(
     if (inHand(key).length < Math.ceil(bound / 2)) intake.laneRelieved(key, 'remind');
   };
   const offsetsOf = (key: string) => pushed.filter((p) => p.key === key).map((p) => p.offset);
-  return { pushed, deliver, end, offsetsOf, seeks, heldBack, task };
+  return { pushed, deliver, end, offsetsOf, seeks, heldBack, wentBack, task };
 }
 
 /** A task of partition 0 in a careful run (a crash loop) over the remind topic up to `until`. */
@@ -107,6 +109,18 @@ function carefulTask(until: bigint): PartitionTask {
 }
 
 describe('Intake', () => {
+  it('when a record comes below what the partition committed (its topic was created again under the bridge), then nothing of the batch is taken and the partition is told its log went back', () => {
+    const { pushed, deliver, end, task, wentBack } = intakeOnPartition0();
+    const [a] = bizIds(1, 0, true) as [string];
+    deliver([record(a, 4), record(a, 5)]);
+    end('4');
+    end('5');
+    task.committed(topic, '6');
+    deliver([record(a, 0), record(a, 1)]);
+    expect(pushed.map((p) => p.offset)).toEqual(['4', '5']);
+    expect(wentBack).toEqual(['0']);
+  });
+
   it('when records are keyed for this partition, then each is queued under its bizId', () => {
     const { pushed, deliver } = intakeOnPartition0();
     const [a, b] = bizIds(2, 0, true) as [string, string];

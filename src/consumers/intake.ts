@@ -1,6 +1,7 @@
 import type { FetchedBatch, InboundRecord } from '../kafka/index.js';
 import {
   CAREFUL_SCHEDULING_KEY,
+  type Fate,
   type Partitions,
   type PartitionTask,
 } from '../partitions/index.js';
@@ -16,7 +17,7 @@ export interface IntakeOptions {
   readonly scheduler: KeyScheduler<Job>;
   readonly partitions: Pick<
     Partitions,
-    'onLedgerBatch' | 'holdTopics' | 'task' | 'rewind' | 'seek' | 'heldKeys'
+    'onLedgerBatch' | 'holdTopics' | 'task' | 'rewind' | 'seek' | 'heldKeys' | 'logWentBack'
   >;
   /** The command type of each command topic; other topics are the ledger's. */
   readonly typeOf: ReadonlyMap<string, CommandType>;
@@ -109,7 +110,11 @@ export class Intake {
         this.#holdBack(name, prerequisite);
         break;
       }
-      this.#receive(record, task, type, admitted);
+      if (this.#receive(record, task, type, admitted) === 'gone-back') {
+        // Another log under the same name: the partition is acquired afresh (partitions.ts).
+        partitions.logWentBack(task, batch.topic, record.offset);
+        return;
+      }
       received = record.offset;
     }
     if (received === undefined) return;
@@ -148,7 +153,7 @@ export class Intake {
     task: PartitionTask,
     type: CommandType,
     admitted: Promise<boolean> | undefined,
-  ): void {
+  ): Fate {
     const { scheduler, limits, commandPartitions, classOf, observer } = this.#options;
     const forwardTo = forwardTarget(record, limits, commandPartitions);
     const key = schedulingKey(record, task, forwardTo, limits.maxKeyBytes);
@@ -159,13 +164,14 @@ export class Intake {
       const { partition, offset } = record;
       observer.keyHeldBack?.({ type, bizId: key, partition, offset });
     }
-    if (fate !== 'take') return;
+    if (fate !== 'take') return fate;
     const job = newJob(record, task, type, limits.maxKeyBytes);
     job.forwardTo = forwardTo;
     job.admitted = admitted;
     // Counts the careful run in the task: the same answer as task.careful above.
     job.careful = task.carefulKey(record) !== undefined;
     scheduler.push(key, job);
+    return fate;
   }
 
   /** Keys that have everything in hand again are said so; nothing left to take: skip ahead. */

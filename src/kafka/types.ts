@@ -37,6 +37,17 @@ export interface TopicPartitionOffset {
   readonly partition: number;
   /** The next offset to read, as Kafka commits it. */
   readonly offset: string;
+  /**
+   * Kept with the commit: says who committed it. Kafka's tools reset offsets with none (the
+   * ledger's restore checkpoint is trusted only with the bridge's own, ledger-upkeep.ts).
+   */
+  readonly metadata?: string;
+}
+
+/** A group's committed offset, with the metadata its committer kept with it (null: none). */
+export interface CommittedOffset {
+  readonly offset: string;
+  readonly metadata: string | null;
 }
 
 /** Where one partition stands: its bounds, and what the group committed of it. */
@@ -101,7 +112,7 @@ export interface GroupConsumer {
   /** Instance ids of the group's current members (our assigner's member metadata). */
   liveInstances(): Promise<ReadonlySet<string>>;
   /** The group's committed offset of one partition number in each topic; absent: none. */
-  committed(topics: readonly string[], partition: number): Promise<Map<string, string>>;
+  committed(topics: readonly string[], partition: number): Promise<Map<string, CommittedOffset>>;
   /** Every partition of the topics: its bounds and the group's committed offset (for lag). */
   positions(topics: readonly string[]): Promise<PartitionPosition[]>;
   /** The first offset of the partition written at or after the time; its end when none was. */

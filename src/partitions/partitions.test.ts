@@ -7,6 +7,8 @@ import { Ledger } from '../ledger/index.js';
 import { Outbox } from '../producers/index.js';
 import { fetchPlan } from './fetch-plan.js';
 import { Lease } from './lease.js';
+import { CHECKPOINT_METADATA } from './ledger-upkeep.js';
+import type { PartitionTask } from './partition-task.js';
 import { Partitions } from './partitions.js';
 
 const topics = { commands: ['cmd.a', 'cmd.b'], ledger: 'ledger' };
@@ -27,7 +29,9 @@ function driver(
   };
   const consumer = {
     liveInstances: vi.fn(async () => new Set(['me', ...(options.live ?? [])])),
-    committed: vi.fn(async () => new Map([['ledger', '0']])),
+    committed: vi.fn(
+      async () => new Map([['ledger', { offset: '0', metadata: CHECKPOINT_METADATA }]]),
+    ),
     offsetForTime: vi.fn(async () => '0'),
     positions: vi.fn(async () => [
       { topic: 'cmd.a', partition: 0, logStart: '0', highWatermark: '9', committed: '5' },
@@ -177,6 +181,44 @@ describe('Partitions', () => {
     expect(partitions.task(0)?.canStart).toBe(true);
   });
 
+  it("when a command topic's log ends before the end its ledger saw (the topic was created again), then the ledger's marks of positions in it are dropped and those of other topics kept; the logs as found are written", async () => {
+    const { partitions, written, readLedger } = driver();
+    // Partition 0's logs are now cmd.a [0, 9) and cmd.b [2, 9) (the consumer's positions).
+    written.push(
+      {
+        topic: 'ledger',
+        partition: 0,
+        key: ' logs',
+        value: '{"cmd.a":{"start":"0","end":"21"},"cmd.b":{"start":"2","end":"6"}}',
+      },
+      { topic: 'ledger', partition: 0, key: ' forwarded', value: '{"cmd.a":"20","cmd.b":"5"}' },
+      {
+        topic: 'ledger',
+        partition: 0,
+        key: ' ownership old',
+        value:
+          '{"kind":"acquired","instance":"old","nonce":"x","inHand":{"cmd.a":"15","cmd.b":"7"}}',
+      },
+    );
+    partitions.onAssignment([0]);
+    await vi.waitFor(() => expect(markers(written, 'acquired')).toHaveLength(2));
+    readLedger(0);
+    await partitions.whenRestored();
+    const task = partitions.task(0);
+    expect(task?.forwardedUpTo('cmd.a')).toBe(-1n);
+    expect(task?.forwardedUpTo('cmd.b')).toBe(5n);
+    await vi.waitFor(() => {
+      const last = (key: string) => written.filter((r) => r.key === key).at(-1)?.value;
+      expect(JSON.parse(String(last(' logs')))).toEqual({
+        'cmd.a': { start: '0', end: '9' },
+        'cmd.b': { start: '2', end: '9' },
+      });
+      expect(JSON.parse(String(last(' forwarded')))).toEqual({ 'cmd.b': '5' });
+      // What the crashed holder had in hand is recovered only where its log is the same.
+      expect(JSON.parse(String(last(' ownership me'))).recovering).toEqual({ 'cmd.b': '7' });
+    });
+  });
+
   it('when partitions turn active, then they count in the share; a revoked one counts while it drains and is given up just before its released marker is written', async () => {
     const shares: Array<{ held: number; releasedMarkers: number }> = [];
     let written: OutboundRecord[] = [];
@@ -278,6 +320,27 @@ describe('the lease on the partitions', () => {
     readLedger(1);
     await vi.waitFor(() => expect(partitions.task(0)?.canStart).toBe(true));
     expect(partitions.held()).toEqual([0, 1]);
+  });
+
+  it("when a command topic's log went back under the bridge (created again), then every partition it holds is given up, writing nothing, goes back to its committed offsets (or its start) and is acquired afresh", async () => {
+    const { partitions, written, consumer, readLedger } = await active();
+    const old = partitions.task(0) as PartitionTask;
+    const run = old.startRun();
+    const before = written.length;
+    partitions.logWentBack(old, 'cmd.a', '0');
+    expect(run.aborted).toBe(true);
+    expect([partitions.task(0), partitions.task(1)]).toEqual([undefined, undefined]);
+    await vi.waitFor(() => expect(markers(written, 'acquired')).toHaveLength(4));
+    expect(written.slice(before).filter((r) => !String(r.value).includes('acquired'))).toEqual([]);
+    expect(consumer.seek.mock.calls).toEqual([
+      ['cmd.a', 0, '5'],
+      ['cmd.b', 0, '2'],
+      ['cmd.a', 1, '7'],
+    ]);
+    readLedger(0);
+    readLedger(1);
+    await vi.waitFor(() => expect(partitions.task(0)?.canStart).toBe(true));
+    expect(partitions.task(0)).not.toBe(old);
   });
 
   it('when the process was frozen past the lease and a join comes before its timer, then what it held is given up first: a partition kept is acquired afresh, not carried on', async () => {

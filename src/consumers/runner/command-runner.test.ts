@@ -127,8 +127,10 @@ function runnerWithPendingHandler(sink?: Setup['sink']) {
   return { ...setup({ remind, sink }), handlerStarted, end: (o: Outcome) => end(o) };
 }
 
+// A record read again is the same record: the same offset and time.
+const writtenAt = String(Date.now());
 const job = (offset = '0', contractId = 'K1') =>
-  newJob(remindRecord(0, offset, contractId), task, 'remind', 1_024);
+  newJob(remindRecord(0, offset, contractId, writtenAt), task, 'remind', 1_024);
 
 const reminderSent: PendingEvent = {
   type: 'signingbridge.reminder.sent',
