@@ -183,6 +183,7 @@ export function createEngine(
     lease,
     clearQueued: (partition) => scheduler.clear((job) => job.record.partition === partition),
     onLedgerUnwritable: fail,
+    onLedgerHeld: (error) => refusals.refused(error, 'step'),
     onShareChange: (held) => options.onShareChange?.({ held, of: io.commandPartitions }),
     onLease: ({ held, reason }) => observer.leaseChanged?.(held, reason),
     settings: {

@@ -133,9 +133,13 @@ export class RefusedWrites {
     return (resume) => this.whenMayPass(resume, ending);
   }
 
-  refused(error: KafkaWriteFailed, kind: WriteKind, pass: Pass): void {
+  /**
+   * A write was refused until fixed: a run's (its pass), or one of the partitions' own (the crash
+   * guard's marker of what may be in hand, which it writes again by itself).
+   */
+  refused(error: KafkaWriteFailed, kind: WriteKind, pass?: Pass): void {
     const topics = this.#kinds[kind];
-    if (pass === this.#probe) {
+    if (pass !== undefined && pass === this.#probe) {
       this.#probe = undefined;
       this.#attempt += 1;
     }

@@ -8,6 +8,7 @@ const marker = { kind: 'acquired' as const, instance: 'me', nonce: 'n' };
 function guard(write: (records: readonly OutboundRecord[]) => Promise<void> = async () => {}) {
   const written: OutboundRecord[] = [];
   const onRefused = vi.fn();
+  const onHeld = vi.fn();
   const outbox = {
     write: vi.fn(async (records: readonly OutboundRecord[]) => {
       await write(records);
@@ -22,9 +23,10 @@ function guard(write: (records: readonly OutboundRecord[]) => Promise<void> = as
     owner: { assertSendable() {} },
     maxDeaths: 2,
     onRefused,
+    onHeld,
   });
   const values = () => written.map((r) => JSON.parse(String(r.value)));
-  return { crashGuard, written, values, onRefused, outbox };
+  return { crashGuard, written, values, onRefused, onHeld, outbox };
 }
 
 const at = (topic: string, offset: number) => ({ topic, offset: String(offset) });
@@ -40,13 +42,30 @@ describe('CrashGuard, in hand', () => {
     expect(values().at(-1)).toEqual({ ...marker, inHand: { 'cmd.a': '9', 'cmd.b': '0' } });
   });
 
-  it('when the ledger refuses the marker for good, then it says so and the records may not run', async () => {
-    const refused = new KafkaWriteFailed('denied', {
-      details: { kafkaError: 'X', permanent: true },
+  it('when the ledger refuses the marker for what it is, then it says so and the records may not run', async () => {
+    const refused = new KafkaWriteFailed('too large', {
+      details: { kafkaError: 'MESSAGE_TOO_LARGE', permanent: true },
     });
     const { crashGuard, onRefused } = guard(() => Promise.reject(refused));
     await expect(crashGuard.admit('cmd.a', '0')).resolves.toBe(false);
     expect(onRefused).toHaveBeenCalledWith(refused);
+  });
+
+  it('when the ledger refuses the marker until someone acts (the clock), then it says so without failing, writes the marker as it stands again a second later, and the records run once it is taken', async () => {
+    const refused = new KafkaWriteFailed('timestamp out of range', {
+      details: { kafkaError: 'INVALID_TIMESTAMP', permanent: true },
+    });
+    const refusing = { now: true };
+    const { crashGuard, values, onRefused, onHeld } = guard(async () => {
+      if (refusing.now) throw refused;
+    });
+    const admitted = crashGuard.admit('cmd.a', '0');
+    void crashGuard.admit('cmd.b', '3');
+    await vi.waitFor(() => expect(onHeld).toHaveBeenCalledWith(refused));
+    refusing.now = false;
+    await expect(admitted).resolves.toBe(true);
+    expect(onRefused).not.toHaveBeenCalled();
+    expect(values().at(-1)).toEqual({ ...marker, inHand: { 'cmd.a': '0', 'cmd.b': '3' } });
   });
 
   it('when the outbox gave the marker up at shutdown, then the records may not run, and nothing is reported', async () => {

@@ -15,8 +15,10 @@
  * dead-lettered instead. An ordinary crash so costs no more than running its records again; a
  * poison record costs 2 + maxDeaths restarts.
  */
-import { OutboxClosed, PartitionReleased } from '../errors.js';
+import { setTimeout as delay } from 'node:timers/promises';
+import { type KafkaWriteFailed, OutboxClosed, PartitionReleased } from '../errors.js';
 import type { OutboundRecord } from '../kafka/index.js';
+import { refusedUntilFixed } from '../kafka/write-refusal.js';
 import {
   type CarefulRun,
   carefulRecord,
@@ -24,9 +26,13 @@ import {
   type OwnershipMarker,
 } from '../ledger/index.js';
 import type { Outbox, WriteOwner } from '../producers/index.js';
+import { backoffCap } from '../retry/backoff.js';
 
 /** The scheduling key of careful runs: one key, so they run one at a time, in order. */
 export const CAREFUL_SCHEDULING_KEY = ' careful';
+
+/** Between tries of a write the ledger refuses until someone acts. */
+const HELD_RETRY = { initialDelayMs: 1_000, maxDelayMs: 10_000, multiplier: 2 };
 
 export interface CrashGuardOptions {
   readonly partition: number;
@@ -39,6 +45,12 @@ export interface CrashGuardOptions {
   readonly maxDeaths: number;
   /** The ledger refused a write for good. */
   readonly onRefused: (error: unknown) => void;
+  /**
+   * The ledger refuses a write until someone acts (src/kafka/write-refusal.ts: an ACL, the
+   * instance's clock): the write goes again, 1 s and doubling up to 10 s later, until it is taken
+   * or the partition is given up; what waits for it (records to admit) waits meanwhile.
+   */
+  readonly onHeld?: (error: KafkaWriteFailed) => void;
   /**
    * Whether records are left in Kafka under the careful key (their lane was at its bound): care
    * lasts until they were read again, so that they are taken under the key they were left under.
@@ -80,11 +92,6 @@ export class CrashGuard {
     this.#inHand.set(topic, end > last ? end : last);
     this.#lastMark = this.#written(this.markerRecord());
     return this.#lastMark;
-  }
-
-  /** Per command topic, the highest offset this acquisition may have in hand. */
-  get inHand(): ReadonlyMap<string, bigint> {
-    return this.#inHand;
   }
 
   /** The acquisition's marker as it stands, with what may be in hand: a sweep writes it again. */
@@ -188,14 +195,22 @@ export class CrashGuard {
     return this.#careful !== undefined;
   }
 
-  #written(record: OutboundRecord): Promise<boolean> {
+  #written(record: OutboundRecord, attempt = 0): Promise<boolean> {
     return this.#options.outbox.write([record], this.#options.owner).then(
       () => true,
-      (error: unknown) => {
+      async (error: unknown) => {
         // Given up at a stop, or the partition given up: not the ledger refusing the instance.
-        const abandoned = error instanceof OutboxClosed || error instanceof PartitionReleased;
-        if (!abandoned) this.#options.onRefused(error);
-        return false;
+        if (error instanceof OutboxClosed || error instanceof PartitionReleased) return false;
+        if (!refusedUntilFixed(error)) {
+          this.#options.onRefused(error);
+          return false;
+        }
+        this.#options.onHeld?.(error);
+        await delay(backoffCap(HELD_RETRY, attempt), undefined, { ref: false });
+        // A marker goes again as it stands then: an older one written after a newer would say
+        // less is in hand than is.
+        const again = record.key === this.markerRecord().key ? this.markerRecord() : record;
+        return this.#written(again, attempt + 1);
       },
     );
   }
