@@ -94,6 +94,11 @@ export class CrashGuard {
     return this.#lastMark;
   }
 
+  /** Per command topic, the highest offset this acquisition may have in hand. */
+  get inHand(): ReadonlyMap<string, bigint> {
+    return this.#inHand;
+  }
+
   /** The acquisition's marker as it stands, with what may be in hand: a sweep writes it again. */
   markerRecord(): OutboundRecord {
     const { ledgerTopic, partition, marker } = this.#options;
