@@ -14,7 +14,7 @@ import {
   OutboxClosed,
   PartitionReleased,
 } from '../errors.js';
-import type { FetchedBatch, GroupConsumer } from '../kafka/index.js';
+import type { FetchedBatch, GroupConsumer, PartitionPosition } from '../kafka/index.js';
 import {
   type Ledger,
   LedgerReader,
@@ -24,6 +24,7 @@ import {
 } from '../ledger/index.js';
 import type { Outbox } from '../producers/index.js';
 import { sleep } from '../retry/retry.js';
+import { currentLogs, type LogExtent, type Logs, renewedTopics, seenLogs } from './command-logs.js';
 import { CAREFUL_SCHEDULING_KEY, CrashGuard } from './crash-guard.js';
 import { fetchPlan, type Holds } from './fetch-plan.js';
 import type { Lease, LeaseDecision, LeaseEvent, LoseReason } from './lease.js';
@@ -265,6 +266,36 @@ export class Partitions {
     return this.#tasks.get(partition)?.nextInHand(topic);
   }
 
+  /**
+   * A record of the topic was fetched below what the task had committed: the partition's log of
+   * it went back under this instance (the topic was deleted and created again, kafkajs moving to
+   * its start; or a broker lost records). What the tasks hold of that topic speaks of another
+   * log, and a command of it finishing would finish an offset of the new one. The topic is read
+   * on every partition this instance holds, and another partition's fetch may not have noticed
+   * yet (its old position still within the new log), so each is given up at once, writing and
+   * committing nothing (as when the lease ends), and acquired afresh from the group's committed
+   * offsets (Kafka deleted the topic's with it: its start), whose take-over tells the logs apart
+   * (command-logs.ts).
+   */
+  logWentBack(task: PartitionTask, topic: string, offset: string): void {
+    if (this.#tasks.get(task.partition) !== task || task.phase !== 'active') return;
+    const partitions = [...this.#tasks.values()]
+      .filter((t) => t.phase === 'active')
+      .map((t) => t.partition);
+    this.#options.log.warn(
+      { topic, partition: task.partition, offset, partitions },
+      "a command topic's log went back under this instance (deleted and created again?): its partitions are given up and acquired afresh",
+    );
+    for (const partition of partitions) this.#dispatch(partition, { type: 'lost' });
+    void this.#rewindToCommitted(partitions).then(() => {
+      if (this.#stopping || this.#options.lease.lost) return;
+      const again = partitions.filter((p) => this.#assigned.includes(p) && !this.#tasks.has(p));
+      for (const partition of again) this.#open(partition);
+      this.#learnMembers(again);
+      this.#fetch();
+    });
+  }
+
   /** Sweeps the ledger of every active partition (ledger-upkeep.ts); call every sweep interval. */
   upkeep(): void {
     const { topic } = this.#options.ledger;
@@ -486,19 +517,26 @@ export class Partitions {
     this.#learnMembers([task.partition]);
   }
 
-  /** Learns the group's members, and where each partition's ledger restore starts. */
+  /**
+   * Learns the group's members, where each partition's ledger restore starts, and the command
+   * topics' logs its take-over compares with what its ledger has seen (command-logs.ts).
+   */
   #learnMembers(partitions: readonly number[]): void {
     if (partitions.length === 0) return;
-    const { consumer, log } = this.#options;
+    const { consumer, log, topics } = this.#options;
     const live = consumer.liveInstances().catch((error: unknown) => {
       log.warn({ err: error }, 'group members unknown; waiting for every holder');
       return undefined;
     });
+    const logs = consumer.positions(topics.commands).catch((error: unknown) => {
+      log.warn({ err: error }, "command topics' logs unknown; their ledger marks are kept as read");
+      return undefined;
+    });
     for (const partition of partitions) {
-      const positioned = this.#upkeep.position(partition).catch((error: unknown) => {
-        log.warn({ err: error, partition }, 'ledger checkpoint unknown; reading from the start');
-      });
-      void Promise.all([live, positioned]).then(([members]) => {
+      const positioned = this.#upkeep.position(partition);
+      void Promise.all([live, positioned, logs]).then(([members, , found]) => {
+        const task = this.#tasks.get(partition);
+        if (task && found) task.logsFound = logsOf(found, partition);
         this.#dispatch(partition, { type: 'members-known', live: members, nonce: randomUUID() });
       });
     }
@@ -543,8 +581,14 @@ export class Partitions {
     const { ledger, outbox, log } = this.#options;
     task.activate();
     ledger.adopt(partition, reader.entries, task.acquisition as string);
-    for (const [topic, offset] of reader.forwarded) task.markForwarded(topic, offset);
-    if (crashed.length > 0) this.#recover(task, reader, crashed);
+    const renewed = this.#adoptLogs(task, reader);
+    for (const [topic, offset] of reader.forwarded) {
+      if (!renewed.includes(topic)) task.markForwarded(topic, offset);
+    }
+    if (renewed.length > 0) {
+      void outbox.write([task.forwardedRecord(ledger.topic)], task).catch(() => {});
+    }
+    if (crashed.length > 0) this.#recover(task, reader, crashed, renewed);
     const others = reader.otherInstances();
     // Housekeeping: their ownership is over, so their markers can go.
     if (others.length > 0) {
@@ -559,17 +603,57 @@ export class Partitions {
   }
 
   /**
+   * The command topics' logs, as found before the restore, against what the partition's ledger
+   * has seen of them (command-logs.ts): the topics whose log is another one (created again) are
+   * returned, and what the ledger says of positions in them is not taken over. The logs as they
+   * stand are written at once, so a crash now leaves them known.
+   */
+  #adoptLogs(task: PartitionTask, reader: LedgerReader): readonly string[] {
+    const { ledger, outbox, log } = this.#options;
+    const { partition } = task;
+    const seen = seenLogs(reader.logs, reader.inHand(reader.otherInstances()), reader.forwarded);
+    const found = task.logsFound ?? new Map();
+    const renewed = renewedTopics(seen, found);
+    task.adoptLogs(currentLogs(seen, found, renewed));
+    const logs = task.logsRecord(ledger.topic);
+    if (logs) void outbox.write([logs], task).catch(() => {});
+    for (const topic of renewed) {
+      const was = seen.get(topic);
+      const is = found.get(topic);
+      log.warn(
+        {
+          partition,
+          topic,
+          seen: { start: String(was?.start), end: String(was?.end) },
+          found: { start: String(is?.start), end: String(is?.end) },
+        },
+        "command topic's log is not the one the ledger saw (it starts or ends before): the topic was deleted and created again, or a broker lost records; the ledger's marks of positions in it (forwarded, in hand) are dropped",
+      );
+    }
+    return renewed;
+  }
+
+  /**
    * What crashed holders may have had in hand is recovered (run again, and said so in the
    * marker); in a crash loop, one at a time (crash-guard.ts). What the group has committed
-   * since is finished for good.
+   * since is finished for good. Nothing of a topic whose log was created again since.
    */
-  #recover(task: PartitionTask, reader: LedgerReader, crashed: readonly string[]): void {
+  #recover(
+    task: PartitionTask,
+    reader: LedgerReader,
+    crashed: readonly string[],
+    renewed: readonly string[],
+  ): void {
     const { partition } = task;
     const inHand = reader.inHand(crashed);
+    for (const topic of renewed) inHand.delete(topic);
     if (inHand.size === 0) return;
     const crashLoop = reader.recovering(crashed);
     const careful = reader.careful;
-    const suspect = careful && crashed.includes(careful.instance) ? careful : undefined;
+    const suspect =
+      careful && crashed.includes(careful.instance) && !renewed.includes(careful.topic)
+        ? careful
+        : undefined;
     if (!task.recover(inHand, crashLoop, suspect)) return;
     const { consumer, log } = this.#options;
     const what = { partition, crashed, inHand: Object.fromEntries(inHand) };
@@ -578,7 +662,7 @@ export class Partitions {
     else log.warn(what, 'previous holder crashed; running again what it had in hand');
     void consumer.committed([...inHand.keys()], partition).then(
       (committed) => {
-        for (const [topic, offset] of committed) task.committedSince(topic, BigInt(offset));
+        for (const [topic, { offset }] of committed) task.committedSince(topic, BigInt(offset));
       },
       (error: unknown) => log.warn({ err: error, partition }, 'committed offsets unknown'),
     );
@@ -600,7 +684,9 @@ export class Partitions {
       // Before the marker: the next owner takes the share once it reads the marker.
       this.#giveUpShare(task);
       const marker: OwnershipMarker = { kind: 'released', instance, nonce: randomUUID() };
-      await outbox.write([markerRecord(ledger.topic, partition, marker)]);
+      // The logs as this acquisition saw them last: the next owner tells a topic created again.
+      const logs = task.logsRecord(ledger.topic);
+      await outbox.write([...(logs ? [logs] : []), markerRecord(ledger.topic, partition, marker)]);
       log.info({ partition, ms: Math.round(performance.now() - started) }, 'partition released');
     } catch (error) {
       log.error({ err: error, partition }, 'partition handover failed');
@@ -644,6 +730,15 @@ export class Partitions {
     this.#options.consumer.pause(plan.pause);
     this.#options.consumer.resume(plan.resume);
   }
+}
+
+/** The command topics' logs of one partition number, from every partition's position. */
+function logsOf(positions: readonly PartitionPosition[], partition: number): Logs {
+  const logs = new Map<string, LogExtent>();
+  for (const { topic, partition: p, logStart, highWatermark } of positions) {
+    if (p === partition) logs.set(topic, { start: BigInt(logStart), end: BigInt(highWatermark) });
+  }
+  return logs;
 }
 
 /** A partition assigned without a task (let go while stopping) is fetched as a pending one. */
