@@ -1,10 +1,5 @@
 import type { FetchedBatch, InboundRecord } from '../kafka/index.js';
-import {
-  CAREFUL_SCHEDULING_KEY,
-  type Fate,
-  type Partitions,
-  type PartitionTask,
-} from '../partitions/index.js';
+import type { Fate, Partitions, PartitionTask } from '../partitions/index.js';
 import type { CommandType } from '../schemas/messages/index.js';
 import { forwardingKey, forwardTarget } from './forwarding.js';
 import type { Job } from './job.js';
@@ -45,18 +40,15 @@ function holdName(name: string, prerequisite: boolean): string {
 /**
  * The key a record is scheduled, bounded and left in Kafka under: its bizId; for the records a
  * partition forwards, one key per topic and partition, since they must be forwarded in offset
- * order (forwarding.ts); during a careful run, the careful key (crash-guard.ts: one at a time, in
- * order). A record read again gets the key it was left under, so that it is taken, not skipped:
- * whether it is forwarded depends on the record alone, and care lasts while records are left
- * under its key.
+ * order (forwarding.ts). A record read again gets the key it was left under, so that it is
+ * taken, not skipped: whether it is forwarded depends on the record alone. (A careful partition
+ * keeps its keys: its runs wait for its turn instead, crash-guard.ts.)
  */
 function schedulingKey(
   record: InboundRecord,
-  task: PartitionTask,
   forwardTo: number | undefined,
   maxKeyBytes: number,
 ): string {
-  if (task.careful) return CAREFUL_SCHEDULING_KEY;
   return forwardTo === undefined ? keyText(record.key, maxKeyBytes) : forwardingKey(record);
 }
 
@@ -66,10 +58,10 @@ function schedulingKey(
  * it runs, before it is decoded).
  *
  * - A bizId whose commands of a topic are at its bound (docs/design.md, "Hot keys") takes no
- *   more of them (nor do a partition's forwarded records, or a careful run, at theirs:
- *   schedulingKey): they are left in Kafka and the partition goes on with the others. Once the
- *   bizId is below half its bound, the partition is fetched again from the first it left
- *   (partitions.rewind), and what was seen before is skipped.
+ *   more of them (nor do a partition's forwarded records at theirs: schedulingKey): they are
+ *   left in Kafka and the partition goes on with the others. Once the bizId is below half its
+ *   bound, the partition is fetched again from the first it left (partitions.rewind), and what
+ *   was seen before is skipped.
  * - When the scheduler says a priority class is full (past its share of MAX_PENDING commands or
  *   MAX_PENDING_BYTES of records while the whole is full) it takes only part of a batch (the
  *   rest is fetched again later) and holds the topics of that class back until the class is
@@ -134,8 +126,8 @@ export class Intake {
   }
 
   /**
-   * Per command type: the most commands one scheduling key holds in hand (a bizId's, a
-   * partition's forwarded records, or a careful run's), and the keys with commands left in Kafka.
+   * Per command type: the most commands one scheduling key holds in hand (a bizId's, or a
+   * partition's forwarded records), and the keys with commands left in Kafka.
    */
   hotKeys(): Array<{ type: CommandType; longest: number; heldBack: number }> {
     const { scheduler, partitions, typeOf } = this.#options;
@@ -156,7 +148,7 @@ export class Intake {
   ): Fate {
     const { scheduler, limits, commandPartitions, classOf, observer } = this.#options;
     const forwardTo = forwardTarget(record, limits, commandPartitions);
-    const key = schedulingKey(record, task, forwardTo, limits.maxKeyBytes);
+    const key = schedulingKey(record, forwardTo, limits.maxKeyBytes);
     const fate = task.receive(record.topic, record.offset, key, () =>
       scheduler.laneHasRoom(key, type, classOf(type)),
     );
@@ -168,8 +160,6 @@ export class Intake {
     const job = newJob(record, task, type, limits.maxKeyBytes);
     job.forwardTo = forwardTo;
     job.admitted = admitted;
-    // Counts the careful run in the task: the same answer as task.careful above.
-    job.careful = task.carefulKey(record) !== undefined;
     scheduler.push(key, job);
     return fate;
   }

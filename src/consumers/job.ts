@@ -29,8 +29,6 @@ export interface Job {
   forwardTo?: number;
   /** Resolves true once it may run (its partition's marker says it may be in hand). */
   admitted?: Promise<boolean> | undefined;
-  /** Run after a crash, one at a time with the others of its partition (crash-guard.ts). */
-  careful?: boolean;
   decoded?: DecodedCommand;
   /** Younger than its ledger vouches for when first checked (record-gates.ts, expiry). */
   vouched?: true;
@@ -99,8 +97,7 @@ function copied<T>(bytes: T): T {
   return (Buffer.isBuffer(bytes) ? Buffer.from(bytes) : bytes) as T;
 }
 
-/** Its offset is finished (it may be committed); a careful run's end lets care end. */
+/** Its offset is finished (it may be committed). */
 export function finishJob(job: Job): void {
   job.task.finish(job.record.topic, job.record.offset);
-  if (job.careful) job.task.carefulEnded();
 }

@@ -1,4 +1,3 @@
-export { CAREFUL_SCHEDULING_KEY } from './crash-guard.js';
 export { Lease, type LoseReason } from './lease.js';
 export { marginMs, sweepIntervalMs, vouchedSince } from './ledger-upkeep.js';
 export type { Fate } from './offsets.js';

@@ -18,7 +18,12 @@ import {
   logsRecord,
 } from '../ledger/index.js';
 import { type Logs, logsValue, seenLogs } from './command-logs.js';
-import type { CarefulVerdict, CrashGuard, GuardedRecord } from './crash-guard.js';
+import type {
+  CarefulTurnVerdict,
+  CarefulVerdict,
+  CrashGuard,
+  GuardedRecord,
+} from './crash-guard.js';
 import { type Fate, PartitionOffsets, type TopicPartitionOffset } from './offsets.js';
 import {
   type Decision,
@@ -162,11 +167,11 @@ export class PartitionTask {
    */
   recover(
     inHand: ReadonlyMap<string, bigint>,
-    crashLoop: boolean,
+    suspects: readonly string[],
     suspect: CarefulRun | undefined,
   ): boolean {
     if (!this.#guard) return false;
-    void this.#guard.takeOver(inHand, crashLoop, suspect);
+    void this.#guard.takeOver(inHand, suspects, suspect);
     return true;
   }
 
@@ -183,22 +188,23 @@ export class PartitionTask {
     return this.#guard?.admit(topic, lastOffset, highWatermark);
   }
 
-  /** Records taken now run one at a time, after a crash loop (crash-guard.ts). */
+  /** Its runs go one at a time, after a crash loop (crash-guard.ts). */
   get careful(): boolean {
     return this.#guard?.careful ?? false;
   }
 
-  /** The careful scheduling key of a record taken now, while care lasts; else undefined. */
-  carefulKey(record: GuardedRecord): string | undefined {
-    return this.#guard?.schedulingKey(record);
+  /** Whether a run of the record may go now: as usual, alone, or once woken (crash-guard.ts). */
+  carefulTurn(record: GuardedRecord): CarefulTurnVerdict {
+    return this.#guard?.carefulTurn(record) ?? { go: 'as-usual' };
   }
 
   beforeCarefulRun(record: GuardedRecord): Promise<CarefulVerdict> {
     return this.#guard?.beforeCarefulRun(record) ?? Promise.resolve('run');
   }
 
-  carefulEnded(): void {
-    this.#guard?.carefulEnded();
+  /** The instance ids in the group now; returns the suspects of a crash loop among them. */
+  seen(live: ReadonlySet<string>): string[] {
+    return this.#guard?.seen(live) ?? [];
   }
 
   /**

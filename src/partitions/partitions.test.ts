@@ -1,9 +1,9 @@
-import pino from 'pino';
-import { describe, expect, it, vi } from 'vitest';
+import pino, { type Logger } from 'pino';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { asRead } from '../../test/support/inbound-record.js';
 import { KafkaWriteFailed, LedgerUnwritable } from '../errors.js';
 import type { OutboundRecord, TopicPartitions } from '../kafka/index.js';
-import { Ledger } from '../ledger/index.js';
+import { Ledger, markerRecord } from '../ledger/index.js';
 import { Outbox } from '../producers/index.js';
 import { fetchPlan } from './fetch-plan.js';
 import { Lease } from './lease.js';
@@ -20,6 +20,7 @@ function driver(
     live?: string[];
     onShareChange?: (held: number) => void;
     leaseMs?: number;
+    log?: Logger;
   } = {},
 ) {
   const fetching = new Map<string, boolean>();
@@ -74,7 +75,7 @@ function driver(
       crashLoopLimit: 2,
       ledgerWindowMs: 60_000,
     },
-    log: pino({ level: 'silent' }),
+    log: options.log ?? pino({ level: 'silent' }),
   });
   /** Reads back into the partition every marker this instance wrote there, as Kafka would. */
   const readLedger = (partition: number) => {
@@ -414,5 +415,50 @@ describe('fetchPlan', () => {
       { topic: 'ledger', partitions: [1] },
     ]);
     expect(held.pause).toContainEqual({ topic: 'cmd.a', partitions: [4, 1, 2] });
+  });
+});
+
+describe('a partition careful after a crash loop', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('when the previous holder died recovering, then the partition is careful and the group is asked every few seconds whether that holder is back; once it is (it stalled), care ends, it is said once, and the asking stops', async () => {
+    vi.useFakeTimers({
+      shouldAdvanceTime: true,
+      toFake: ['setTimeout', 'clearTimeout', 'performance'],
+    });
+    const lines: Array<Record<string, unknown>> = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const { partitions, written, readLedger, consumer } = driver({ log });
+    // Its last marker: it held partition 0, recovering what a holder before it had in hand.
+    const recovering = { inHand: { 'cmd.a': '7' }, recovering: { 'cmd.a': '6' } };
+    const marker = { kind: 'acquired' as const, instance: 'stalled', nonce: 'x', ...recovering };
+    written.push(markerRecord('ledger', 0, marker));
+    partitions.onAssignment([0]);
+    await vi.waitFor(() => expect(markers(written, 'acquired')).toHaveLength(2));
+    readLedger(0);
+    await partitions.whenRestored();
+    const task = partitions.task(0) as PartitionTask;
+    expect(task.careful).toBe(true);
+    const asked = consumer.liveInstances.mock.calls.length;
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(consumer.liveInstances).toHaveBeenCalledTimes(asked + 1);
+    expect(task.careful).toBe(true);
+
+    consumer.liveInstances.mockResolvedValue(new Set(['me', 'stalled']));
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(task.careful).toBe(false);
+    const cleared = lines.filter((l) => String(l.msg).startsWith('suspected crash loop cleared'));
+    expect(cleared).toEqual([
+      expect.objectContaining({
+        level: 30,
+        partition: 0,
+        instance: 'stalled',
+        msg: 'suspected crash loop cleared: stalled is back in the group (it stalled, it did not die)',
+      }),
+    ]);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(consumer.liveInstances).toHaveBeenCalledTimes(asked + 2);
   });
 });

@@ -25,7 +25,7 @@ import {
 import type { Outbox } from '../producers/index.js';
 import { sleep } from '../retry/retry.js';
 import { currentLogs, type LogExtent, type Logs, renewedTopics, seenLogs } from './command-logs.js';
-import { CAREFUL_SCHEDULING_KEY, CrashGuard } from './crash-guard.js';
+import { CrashGuard } from './crash-guard.js';
 import { fetchPlan, type Holds } from './fetch-plan.js';
 import type { Lease, LeaseDecision, LeaseEvent, LoseReason } from './lease.js';
 import { LedgerUpkeep } from './ledger-upkeep.js';
@@ -87,6 +87,12 @@ export interface PartitionsOptions {
   readonly log: Logger;
 }
 
+/**
+ * How often, while a partition is careful after a crash loop, the group is asked whether the
+ * holders suspected of dying are back (crash-guard.ts): one describeGroup for every partition.
+ */
+const SUSPECT_POLL_MS = 2_000;
+
 const TIMER_EVENTS: Record<Timer, PartitionEvent> = {
   handover: { type: 'handover-timed-out' },
   drain: { type: 'drain-timed-out' },
@@ -103,6 +109,7 @@ export class Partitions {
   #firstRestore: { done: Promise<void>; resolve: () => void } | undefined;
   #whenGone: Array<() => void> = [];
   #leaseTimer: NodeJS.Timeout | undefined;
+  #suspectTimer: NodeJS.Timeout | undefined;
   readonly #upkeep: LedgerUpkeep;
   readonly #committer: OffsetCommitter;
 
@@ -308,6 +315,7 @@ export class Partitions {
   /** Releases every partition, giving running commands `drainMs` to finish; takes nothing new. */
   releaseAll(drainMs: number): Promise<void> {
     clearTimeout(this.#leaseTimer);
+    clearTimeout(this.#suspectTimer);
     this.#stopping = { drainMs };
     const gone = new Promise<void>((resolve) => this.#whenGone.push(resolve));
     this.#hold('stopping', true);
@@ -524,10 +532,7 @@ export class Partitions {
   #learnMembers(partitions: readonly number[]): void {
     if (partitions.length === 0) return;
     const { consumer, log, topics } = this.#options;
-    const live = consumer.liveInstances().catch((error: unknown) => {
-      log.warn({ err: error }, 'group members unknown; waiting for every holder');
-      return undefined;
-    });
+    const live = this.#members('waiting for every holder');
     const logs = consumer.positions(topics.commands).catch((error: unknown) => {
       log.warn({ err: error }, "command topics' logs unknown; their ledger marks are kept as read");
       return undefined;
@@ -555,7 +560,7 @@ export class Partitions {
       maxDeaths: settings.crashLoopLimit,
       onRefused: (error) => onLedgerUnwritable(unwritable(ledger.topic, partition, error)),
       onHeld: (error) => this.#options.onLedgerHeld?.(error),
-      carefulHeldBack: () => task.holdsBack(CAREFUL_SCHEDULING_KEY),
+      liveInstances: () => this.#members('the suspect is not dead-lettered now'),
     });
     task.acquire(
       guard,
@@ -635,7 +640,7 @@ export class Partitions {
 
   /**
    * What crashed holders may have had in hand is recovered (run again, and said so in the
-   * marker); in a crash loop, one at a time (crash-guard.ts). What the group has committed
+   * marker); in a crash loop, one run at a time (crash-guard.ts). What the group has committed
    * since is finished for good. Nothing of a topic whose log was created again since.
    */
   #recover(
@@ -648,24 +653,62 @@ export class Partitions {
     const inHand = reader.inHand(crashed);
     for (const topic of renewed) inHand.delete(topic);
     if (inHand.size === 0) return;
-    const crashLoop = reader.recovering(crashed);
+    // Those that died recovering: a crash loop, unless they come back (crash-guard.ts).
+    const suspects = crashed.filter((instance) => reader.recovering([instance]));
     const careful = reader.careful;
     const suspect =
       careful && crashed.includes(careful.instance) && !renewed.includes(careful.topic)
         ? careful
         : undefined;
-    if (!task.recover(inHand, crashLoop, suspect)) return;
+    if (!task.recover(inHand, suspects, suspect)) return;
     const { consumer, log } = this.#options;
     const what = { partition, crashed, inHand: Object.fromEntries(inHand) };
-    if (crashLoop)
-      log.warn(what, 'previous holder died recovering; running what it had in hand one at a time');
-    else log.warn(what, 'previous holder crashed; running again what it had in hand');
+    if (suspects.length > 0) {
+      log.warn(
+        { ...what, suspects },
+        'previous holder died recovering (unless it only stalled: it is looked for in the group); running the partition one at a time',
+      );
+      this.#lookForSuspects();
+    } else log.warn(what, 'previous holder crashed; running again what it had in hand');
     void consumer.committed([...inHand.keys()], partition).then(
       (committed) => {
         for (const [topic, { offset }] of committed) task.committedSince(topic, BigInt(offset));
       },
       (error: unknown) => log.warn({ err: error, partition }, 'committed offsets unknown'),
     );
+  }
+
+  /**
+   * While a partition is careful after a crash loop, asks the group every SUSPECT_POLL_MS (once
+   * for all of them) whether the holders suspected of dying are in it again: such a one stalled,
+   * it did not die, and care for it ends at once (crash-guard.ts).
+   */
+  #lookForSuspects(): void {
+    if (this.#suspectTimer !== undefined || this.#stopping) return;
+    this.#suspectTimer = setTimeout(() => void this.#askForSuspects(), SUSPECT_POLL_MS);
+  }
+
+  async #askForSuspects(): Promise<void> {
+    const careful = () => [...this.#tasks.values()].filter((task) => task.careful);
+    const live = careful().length > 0 ? await this.#members('asked again shortly') : undefined;
+    for (const task of careful()) {
+      for (const instance of live ? task.seen(live) : []) {
+        this.#options.log.info(
+          { partition: task.partition, instance, careful: task.careful },
+          `suspected crash loop cleared: ${instance} is back in the group (it stalled, it did not die)`,
+        );
+      }
+    }
+    this.#suspectTimer = undefined;
+    if (careful().length > 0) this.#lookForSuspects();
+  }
+
+  /** The group members' instance ids; undefined (and said) when the group could not be asked. */
+  #members(meanwhile: string): Promise<ReadonlySet<string> | undefined> {
+    return this.#options.consumer.liveInstances().catch((error: unknown) => {
+      this.#options.log.warn({ err: error }, `group members unknown; ${meanwhile}`);
+      return undefined;
+    });
   }
 
   /**

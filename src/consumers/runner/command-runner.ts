@@ -1,11 +1,12 @@
 /**
  * One run of one command, as a row of gates and then the handler: its partition must still be
  * its own (its task may start commands), a record to forward is forwarded instead of run, the
- * partition's marker must say it may be in hand, after a crash loop it runs alone (careful run),
- * it must decode (else it is rejected), the ledger must admit it (src/ledger/admission.ts: not a
- * duplicate, its commandId not reused, not expired), and the circuit must let it through
- * (breaker). Then its handler runs, and the outcome decides its ending (endings.ts). Runs after
- * the first are retries the scheduler brings back after their delay.
+ * partition's marker must say it may be in hand, after a crash loop it waits for the partition's
+ * turn and runs alone (careful run, crash-guard.ts), it must decode (else it is rejected), the
+ * ledger must admit it (src/ledger/admission.ts: not a duplicate, its commandId not reused, not
+ * expired), and the circuit must let it through (breaker). Then its handler runs, and the
+ * outcome decides its ending (endings.ts). Runs after the first are retries the scheduler brings
+ * back after their delay.
  *
  * Before any of it, Kafka must be taking the bridge's writes (refused-writes.ts): while a write
  * is refused until fixed no command starts, save the one whose turn it is to probe; a command
@@ -122,17 +123,55 @@ export class CommandRunner {
     writes: WritePass,
   ): Promise<RunVerdict> {
     if (job.unwritten) return this.#endings.writeAgain(job, writes, handedOver);
-    const { forwarding, observer, settings, breaker } = this.#options;
+    const { forwarding } = this.#options;
     if (job.forwardTo !== undefined && (await forwarding.forward(job, job.forwardTo))) {
       finishJob(job);
       return undefined;
     }
     if (job.admitted && !(await job.admitted)) return undefined;
-    if (job.careful) {
+    const turn = job.task.carefulTurn(job.record);
+    switch (turn.go) {
+      case 'as-usual':
+        return this.#runCommand(job, signal, handedOver, writes);
+      case 'wait':
+        // Without a slot, its lane's later commands behind it, as the breaker holds commands.
+        return { retryInMs: turn.retryInMs, until: turn.until };
+      case 'alone':
+        return this.#runAlone(job, turn.end, signal, handedOver, writes);
+    }
+  }
+
+  /**
+   * While its partition is careful after a crash loop (crash-guard.ts), the run holds the
+   * partition's turn until it is over: nothing else of the partition runs meanwhile. Its
+   * careful-run record is written first; a record that died running alone too often is
+   * dead-lettered instead.
+   */
+  async #runAlone(
+    job: Job,
+    endTurn: () => void,
+    signal: AbortSignal,
+    handedOver: () => void,
+    writes: WritePass,
+  ): Promise<RunVerdict> {
+    try {
       const verdict = await job.task.beforeCarefulRun(job.record);
       if (verdict === 'left') return undefined;
-      if (verdict === 'dead-letter') return this.#endings.deadLetterCrashLoop(job, writes);
+      if (verdict === 'dead-letter') return await this.#endings.deadLetterCrashLoop(job, writes);
+      return await this.#runCommand(job, signal, handedOver, writes);
+    } finally {
+      endTurn();
     }
+  }
+
+  /** Decoded, admitted by the ledger and let through by the breaker, the handler runs. */
+  async #runCommand(
+    job: Job,
+    signal: AbortSignal,
+    handedOver: () => void,
+    writes: WritePass,
+  ): Promise<RunVerdict> {
+    const { observer, settings, breaker } = this.#options;
     job.firstRunAt ??= performance.now();
     job.observation ??= observer.commandStarted?.({ type: job.type, record: job.record });
     job.decoded ??= decodeCommand(job.record, job.type, settings.limits);
