@@ -8,6 +8,7 @@ import type { TestCertificates } from './certificates.js';
 import { type BrokerPorts, HOST } from './ports.js';
 import type { Family } from './releases.js';
 import {
+  AUTHORIZER,
   type LocalKafkaUser,
   scramArguments,
   securedListeners,
@@ -18,6 +19,8 @@ import { lastLines, runTool } from './tool-run.js';
 export interface SecuredSetup {
   certificates: TestCertificates;
   users: readonly LocalKafkaUser[];
+  /** KRaft's StandardAuthorizer (secured-listeners.ts, authorizerProperties). */
+  authorizer: boolean;
 }
 
 /** Which node this is, and every node's ports (the controller quorum's voters). */
@@ -68,6 +71,7 @@ function serverProperties(
     // through the admin client anyway, so auto-creation never hides a missing topic there.
     'auto.create.topics.enable=true',
     ...(secured ? securedProperties(secured.certificates, secured.users) : []),
+    ...(secured?.authorizer ? AUTHORIZER : []),
   ];
 }
 

@@ -27,8 +27,9 @@ export interface LocalKafkaOptions {
   /**
    * Adds a SASL_SSL and a mutual-TLS listener, with certificates made for this start. SCRAM
    * users are created when the storage is formatted: a reused dataDir keeps its first users.
+   * `authorizer`: ACLs apply (secured-listeners.ts, AUTHORIZER): a SASL user is `User:<name>`.
    */
-  secured?: { users: readonly LocalKafkaUser[] };
+  secured?: { users: readonly LocalKafkaUser[]; authorizer?: boolean };
 }
 
 export interface LocalKafka {
@@ -66,7 +67,9 @@ export async function startLocalKafka(options: LocalKafkaOptions = {}): Promise<
   };
   let secured: SecuredKafka | undefined;
   try {
-    const setup = options.secured && (await secure(dataDir, options.secured.users));
+    const setup =
+      options.secured &&
+      (await secure(dataDir, options.secured.users, options.secured.authorizer === true));
     const files = await writeBrokerFiles(family, dataDir, { nodeId: 1, nodes: [ports] }, setup);
     await formatStorage(libs, files, setup?.users);
     const child = await launchBroker(libs, files, options.heapMb ?? 512);
@@ -81,10 +84,14 @@ export async function startLocalKafka(options: LocalKafkaOptions = {}): Promise<
 }
 
 /** Fresh certificates on every start: a reused dataDir's old keystore is replaced. */
-async function secure(dataDir: string, users: readonly LocalKafkaUser[]): Promise<SecuredSetup> {
+async function secure(
+  dataDir: string,
+  users: readonly LocalKafkaUser[],
+  authorizer: boolean,
+): Promise<SecuredSetup> {
   const dir = join(dataDir, 'tls');
   await rm(dir, { recursive: true, force: true });
-  return { certificates: await makeCertificates(dir), users };
+  return { certificates: await makeCertificates(dir), users, authorizer };
 }
 
 function securedKafka(ports: BrokerPorts, setup: SecuredSetup): SecuredKafka | undefined {

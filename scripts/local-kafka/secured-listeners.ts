@@ -58,6 +58,18 @@ export function securedProperties(
   ];
 }
 
+/**
+ * KRaft's StandardAuthorizer, for tests of what a client does when an ACL refuses it: a resource
+ * without ACLs stays open to every principal (allow.everyone.if.no.acl.found), so a test adds
+ * ACLs only where it refuses something. PLAINTEXT connections, which the brokers, the controller
+ * and the tests' own clients use, are User:ANONYMOUS, a super user whom no ACL refuses.
+ */
+export const AUTHORIZER = [
+  'authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer',
+  'allow.everyone.if.no.acl.found=true',
+  'super.users=User:ANONYMOUS',
+];
+
 /** `kafka-storage format` arguments that create the SCRAM users. */
 export function scramArguments(users: readonly LocalKafkaUser[]): string[] {
   return users

@@ -6,6 +6,7 @@
  */
 import { TopicsGrowRefused } from '../errors.js';
 import { compareTopics, type TopicState } from '../topics/differences.js';
+import { durabilityShortfall } from '../topics/durability.js';
 import { TABLE_CONFIG_NAMES, type TopicRow, topicTable } from '../topics/table.js';
 import { EXIT } from './ops/exit-codes.js';
 import {
@@ -25,9 +26,12 @@ Every topic of the bridge (the command topics, events, dead-letter and ledger) w
 settings it should have: partitions (TOPIC_PARTITIONS), replication factor
 (TOPIC_REPLICATION_FACTOR, when set), min.insync.replicas (TOPIC_MIN_INSYNC_REPLICAS, when
 set), cleanup.policy and retention.ms (TOPIC_RETENTION_MS, TOPIC_DEAD_LETTER_RETENTION_MS),
-and for the ledger its compaction settings.
+message.timestamp.type (LogAppendTime on command topics: a record's age is the broker's, not
+its producer's; CreateTime on the ledger), and for the ledger its compaction settings.
 
-  check   lists every topic and what differs from those settings; exits 1 when anything does
+  check   lists every topic and what differs from those settings; exits 1 when anything does.
+          A topic with fewer than 3 replicas or a min.insync.replicas below 2 (or as high as
+          its replicas) gets a warning line: what production wants, which exit 0 leaves to you
   create  creates the missing topics with those settings (running it again changes nothing),
           then does what check does; a topic that exists is never changed
   grow    grows every command topic and the ledger below N partitions to N (N at least the
@@ -45,7 +49,8 @@ Options:
   --partitions N  for grow: the partition count to grow to
   --accept-lag    for grow: grow although records below the smallest count were not run
   --json      one JSON object per topic: topic, role, exists, created, partitions,
-              replicationFactor, configs, differences [{setting, expected, actual}]
+              replicationFactor, configs, differences [{setting, expected, actual}],
+              durability (the warning, or null)
   -h, --help  show this help
 `;
 
@@ -101,6 +106,7 @@ function report(out: Output, states: readonly TopicState[], created: ReadonlySet
 }
 
 function printState(out: Output, { row, actual, differences }: TopicState, created: boolean) {
+  const durability = actual ? durabilityShortfall(actual) : undefined;
   const json = {
     topic: row.topic,
     role: row.role,
@@ -112,6 +118,7 @@ function printState(out: Output, { row, actual, differences }: TopicState, creat
       ? Object.fromEntries(Object.keys(row.configs).map((name) => [name, actual.configs[name]]))
       : undefined,
     differences,
+    durability: durability ?? null,
   };
   const mark = differences.length === 0 ? out.style('green', 'ok  ') : out.style('red', 'DIFF');
   const facts = actual
@@ -125,6 +132,7 @@ function printState(out: Output, { row, actual, differences }: TopicState, creat
   for (const { setting, expected, actual: found } of actual ? differences : []) {
     lines.push(`        ${setting}: is ${found}, should be ${expected}`);
   }
+  if (durability) lines.push(`        ${out.style('yellow', 'warning')}: ${durability}`);
   out.result(json, lines.join('\n'));
 }
 

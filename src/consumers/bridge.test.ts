@@ -62,7 +62,7 @@ function fakeKafka(
     },
     commit: async () => {},
     liveInstances: async () => new Set<string>(),
-    committed: async () => new Map<string, string>(),
+    committed: async () => new Map(),
     positions: async () => [],
     lastContact: () => performance.now(),
     offsetForTime: async () => '0',
@@ -93,6 +93,19 @@ function fakeKafka(
       ensureTopics: async (specs) => new Map(specs.map((spec) => [spec.topic, 1])),
       maxMessageBytes: async (topics) => new Map(topics.map((topic) => [topic, 1_048_588])),
       describeTopics: async () => new Map(),
+      // One partition each, led and in sync: nothing to say of a stall.
+      partitionHealth: async (topics) =>
+        new Map(
+          topics.map((topic) => [
+            topic,
+            {
+              minInsyncReplicas: 1,
+              partitions: [
+                { partition: 0, leader: 1, replicas: [1], isr: [1], offlineReplicas: [] },
+              ],
+            },
+          ]),
+        ),
       disconnect: async () => {},
     }),
     consumer: () => consumer,
@@ -110,8 +123,8 @@ function fakeKafka(
     holdLedger: () => {
       ledgerHeld = true;
     },
-    /** Sends from now on fail at once with `error`. */
-    refuse: (error: Error) => {
+    /** Sends from now on fail at once with `error`; with none, they are acknowledged again. */
+    refuse: (error: Error | undefined) => {
       refusal = error;
     },
     /** Fails the sends that hang. */
@@ -205,6 +218,53 @@ describe('Bridge.start', () => {
     const bridge = bridgeOn(kafka);
     await bridge.start();
     expect(bridge.ready).toBe(true);
+    await bridge.stop();
+  });
+});
+
+describe('Bridge readiness while Kafka does not take writes', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('when writes fail for longer than 5 s, then the bridge is not ready, naming kafka-writes and the error, logged once at error; once the write goes through, ready again, logged once at info', async () => {
+    let handlers: GroupConsumerHandlers | undefined;
+    const { kafka, refuse } = fakeKafka((given) => {
+      handlers = given;
+      given.onAssignment([]);
+    });
+    const { log, lines } = keptLog();
+    const kafkaWritesFailing = vi.fn();
+    const bridge = bridgeOn(kafka, { kafkaWritesFailing }, log);
+    await bridge.start();
+    // The grace on a virtual clock; the outbox's delays between sends (under a second for its
+    // first few) and the lease on the real one.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    refuse(
+      new KafkaWriteFailed('writing to Kafka failed: Connection error: connect ECONNREFUSED', {
+        details: { kafkaError: 'KafkaJSConnectionError', permanent: false },
+      }),
+    );
+    // Taking a partition on writes its acquired marker.
+    handlers?.onAssignment([0]);
+    await vi.advanceTimersByTimeAsync(4_000);
+    expect(bridge.ready).toBe(true);
+    await vi.advanceTimersByTimeAsync(1_100);
+    expect(bridge.notReadyBecause()).toEqual([
+      'kafka-writes: writing to Kafka failed: Connection error: connect ECONNREFUSED',
+    ]);
+    refuse(undefined);
+    await vi.waitFor(() => expect(bridge.notReadyBecause()).toEqual([]), { timeout: 5_000 });
+
+    const said = lines.filter(({ msg }) => msg.includes('Kafka'));
+    expect(said.filter(({ level }) => level === 50).map(({ msg }) => msg)).toEqual([
+      'writing to Kafka fails: not ready until a write goes through (the outbox sends it again)',
+    ]);
+    expect(said.filter(({ level }) => level === 30).map(({ msg }) => msg)).toEqual([
+      'writing to Kafka works again',
+    ]);
+    expect(kafkaWritesFailing.mock.calls).toEqual([[true], [false]]);
+    vi.useRealTimers();
     await bridge.stop();
   });
 });
@@ -344,8 +404,8 @@ describe('Bridge readiness and the clocks', () => {
 });
 
 describe('Bridge start: the topic settings it relies on', () => {
-  /** Kafka whose topics are described as `configs` says, by topic. */
-  function describedAs(configs: Record<string, Record<string, string>>) {
+  /** Kafka whose topics are described as `configs` says, by topic, with `replicationFactor`. */
+  function describedAs(configs: Record<string, Record<string, string>>, replicationFactor = 3) {
     const { kafka } = fakeKafka();
     const admin = async () => ({
       ...(await kafka.admin()),
@@ -353,17 +413,19 @@ describe('Bridge start: the topic settings it relies on', () => {
         new Map(
           names.map((topic) => [
             topic,
-            { topic, partitions: 1, replicationFactor: 1, configs: configs[topic] ?? {} },
+            { topic, partitions: 1, replicationFactor, configs: configs[topic] ?? {} },
           ]),
         ),
     });
     return { ...kafka, admin };
   }
 
-  /** Each topic's configuration as the topic table creates it. */
+  /** Each topic's configuration as the topic table creates it for production (3 replicas, 2 in sync). */
   const asCreated = (): Record<string, Record<string, string>> =>
     Object.fromEntries(
-      topicTable(topics, { partitions: 1 }).map((row) => [row.topic, { ...row.configs }]),
+      topicTable(topics, { partitions: 1, replicationFactor: 3, minInsyncReplicas: 2 }).map(
+        (row) => [row.topic, { ...row.configs }],
+      ),
     );
 
   it("when a command topic keeps its producers' record times (CreateTime), then the bridge starts and warns naming the topic and message.timestamp.type", async () => {
@@ -388,6 +450,23 @@ describe('Bridge start: the topic settings it relies on', () => {
       ],
     });
     expect(lines.some((line) => line.msg.startsWith('the ledger topic lacks'))).toBe(false);
+  });
+
+  it("when topics have a stock broker's defaults (replication 1, min.insync.replicas 1), then the bridge starts and warns once per topic, naming the values and the variables", async () => {
+    const configs = asCreated();
+    for (const topic of Object.keys(configs)) delete configs[topic]?.['min.insync.replicas'];
+    const { log, lines } = keptLog();
+    const bridge = bridgeOn(describedAs(configs, 1), undefined, log);
+    await bridge.start();
+    await bridge.stop();
+    const warned = lines.filter((line) => line.msg.includes('production wants 3 and 2'));
+    const all = topicTable(topics, {}).map((row) => row.topic);
+    expect(warned.map((line) => line.topic).sort()).toEqual([...all].sort());
+    expect(warned[0]).toMatchObject({ replicationFactor: 1, minInsyncReplicas: 1 });
+    expect(warned[0]?.msg).toContain(
+      'replication 1 and min.insync.replicas 1: one broker holds all of it',
+    );
+    expect(warned[0]?.msg).toContain('TOPIC_REPLICATION_FACTOR and TOPIC_MIN_INSYNC_REPLICAS');
   });
 
   it('when every topic has what the table sets, then nothing is said of their settings', async () => {

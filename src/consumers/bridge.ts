@@ -5,16 +5,25 @@
  */
 import { randomUUID } from 'node:crypto';
 import { TopicsNotCoPartitioned } from '../errors.js';
-import type { GroupConsumer, RecordProducer, TopicAdmin } from '../kafka/index.js';
+import {
+  type GroupConsumer,
+  type OutboundRecord,
+  type PartitionStall,
+  type RecordProducer,
+  stallsOf,
+  type TopicAdmin,
+} from '../kafka/index.js';
 import { sweepIntervalMs } from '../partitions/index.js';
 import type { CommandType } from '../schemas/messages/index.js';
 import { compareTopics } from '../topics/differences.js';
+import { durabilityShortfall } from '../topics/durability.js';
 import { fullLayout, RELIED_ON, type TopicRow, topicTable } from '../topics/table.js';
 import { settlesWithin } from './deadline.js';
 import { createEngine, type Engine, type WriteLimits } from './engine.js';
 import { PartitionWatch } from './partition-watch.js';
 import { type BridgeOptions, checkSettings } from './settings.js';
 
+const MIN_INSYNC = 'min.insync.replicas';
 // Heartbeats every second and fetches every 200 ms: 10 s without either is a lost connection
 // (the group's session timeout, after which it drops the member).
 const KAFKA_CONTACT_WINDOW_MS = 10_000;
@@ -159,7 +168,14 @@ export class Bridge {
     this.#io = { consumer, producer };
     const engine = createEngine(
       this.#options,
-      { consumer, producer, instance: this.#instance, writeLimits, commandPartitions },
+      {
+        consumer,
+        producer,
+        instance: this.#instance,
+        writeLimits,
+        commandPartitions,
+        diagnose: (records) => this.#stalls(records),
+      },
       (error) => {
         log.error({ err: error }, 'the ledger refuses this instance; it cannot run');
         this.#fail(error);
@@ -349,14 +365,16 @@ export class Bridge {
    * Topics made without the settings the bridge relies on (by an earlier version, by hand, by a
    * platform team) still work: a ledger without its compaction settings makes every restore read
    * more, and a command topic that keeps its producers' record times (CreateTime) has a record's
-   * expiry judged by its producer's clock. Said once, at start, one line per kind.
+   * expiry judged by its producer's clock. A topic with fewer replicas, or a min.insync.replicas
+   * other, than production wants (topics/durability.ts) loses or stops writes with one broker.
+   * Said once, at start: one line per kind, and one per topic short of replicas.
    */
   async #checkTopicSettings(admin: TopicAdmin, table: readonly TopicRow[]): Promise<void> {
     const { topics, log } = this.#options;
     const checked = table.filter((row) => RELIED_ON[row.role].length > 0);
-    const names = [...new Set(checked.flatMap((row) => RELIED_ON[row.role]))];
+    const names = [...new Set([...checked.flatMap((row) => RELIED_ON[row.role]), MIN_INSYNC])];
     const described = await admin.describeTopics(
-      checked.map((row) => row.topic),
+      table.map((row) => row.topic),
       names,
     );
     const lacking = compareTopics(checked, described).flatMap(({ row, differences }) =>
@@ -375,6 +393,25 @@ export class Bridge {
         { topics: commands.map((difference) => difference.topic), differences: commands },
         'command topics without message.timestamp.type=LogAppendTime: a record\'s expiry is judged by its producer\'s clock, so one mirrored or published again with an old time may be refused as expired (docs/deployment.md, "Topics made by others"); signing-bridge topics check lists them (docs/cli.md)',
       );
+    }
+    for (const [topic, description] of described) {
+      const shortfall = durabilityShortfall(description);
+      if (shortfall === undefined) continue;
+      const { replicationFactor, configs } = description;
+      const minInsyncReplicas = Number(configs[MIN_INSYNC] ?? 1);
+      log.warn({ topic, replicationFactor, minInsyncReplicas }, `topic ${topic}: ${shortfall}`);
+    }
+  }
+
+  /** Where writes that keep failing are stuck: the partitions of `records`, as the cluster says. */
+  async #stalls(records: readonly OutboundRecord[]): Promise<PartitionStall[]> {
+    const topics = [...new Set(records.map((record) => record.topic))];
+    if (topics.length === 0) return [];
+    const admin = await this.#options.kafka.admin();
+    try {
+      return stallsOf(records, await admin.partitionHealth(topics));
+    } finally {
+      await admin.disconnect();
     }
   }
 

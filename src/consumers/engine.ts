@@ -9,6 +9,8 @@ import {
   BATCH_OVERHEAD_BYTES,
   type GroupConsumer,
   LEASE_MS,
+  type OutboundRecord,
+  type PartitionStall,
   type RecordProducer,
 } from '../kafka/index.js';
 import { EvictionLog, Ledger } from '../ledger/index.js';
@@ -25,8 +27,10 @@ import type { Job } from './job.js';
 import { KeyScheduler } from './key-scheduler.js';
 import { LagReport } from './lag-report.js';
 import { Readiness } from './readiness.js';
+import { RefusedWrites } from './refused-writes.js';
 import { CommandRunner } from './runner/command-runner.js';
 import type { BridgeObserver, BridgeOptions } from './settings.js';
+import { WriteWatch } from './write-watch.js';
 
 // Long enough to gather the records of commands finishing together, short against a platform call.
 const OUTBOX_LINGER_MS = 2;
@@ -36,6 +40,12 @@ const OUTBOX_MAX_RECORDS = 500;
 const OUTBOX_RETRY = { initialDelayMs: 500, maxDelayMs: 5_000, multiplier: 2 };
 // How long aborted runs get to wind down before their partition is released regardless.
 const ABORT_GRACE_MS = 1_000;
+// Between probes while Kafka refuses writes until fixed (refused-writes.ts): soon after an
+// operator's fix, without a refused write every second meanwhile.
+const REFUSED_PROBES = { initialDelayMs: 1_000, maxDelayMs: 10_000, multiplier: 2 };
+// Writes failing longer than this make the bridge not ready; a transactional producer replaced
+// after a coordinator moved sends again well within it (write-watch.ts).
+const WRITE_FAILURE_GRACE_MS = 5_000;
 
 /** The max.message.bytes of each topic the bridge writes, as the broker says. */
 export interface WriteLimits {
@@ -51,6 +61,8 @@ export interface Engine {
   readonly lease: Lease;
   /** The causes that keep the bridge from being ready (readiness.ts). */
   readonly readiness: Readiness;
+  /** Whether Kafka takes the bridge's writes, or refuses them until fixed (refused-writes.ts). */
+  readonly refusals: RefusedWrites;
   readonly scheduler: KeyScheduler<Job>;
   readonly breaker: CircuitBreaker;
   readonly outbox: Outbox;
@@ -71,6 +83,8 @@ export function createEngine(
     /** The command topics' (and the ledger's) partition count; this instance's share of the
      * budget is of it. */
     commandPartitions: number;
+    /** Where writes that keep failing are stuck, from the cluster's metadata (write-watch.ts). */
+    diagnose: (records: readonly OutboundRecord[]) => Promise<readonly PartitionStall[]>;
   },
   fail: (error: Error) => void,
 ): Engine {
@@ -82,6 +96,16 @@ export function createEngine(
     Object.entries(topics.commands).map(([type, topic]) => [topic, type as CommandType]),
   );
   const lease = new Lease(LEASE_MS);
+  const readiness = new Readiness();
+  const writes = new WriteWatch({
+    readiness,
+    log,
+    graceMs: WRITE_FAILURE_GRACE_MS,
+    onChange: (failing) => observer.kafkaWritesFailing?.(failing),
+    diagnose: io.diagnose,
+    onStalls: (stalls) => observer.kafkaWritesStalled?.(stalls),
+    onFailure: (kafkaError) => observer.kafkaWriteFailed?.(kafkaError),
+  });
   const outbox = new Outbox({
     sink: (records) => io.producer.send(records),
     refusal: () => (lease.holds() ? undefined : leaseEnded()),
@@ -90,9 +114,9 @@ export function createEngine(
     maxBatchBytes: Math.min(...Object.values(io.writeLimits)) - BATCH_OVERHEAD_BYTES,
     retry: OUTBOX_RETRY,
     compactedTopics: new Set([topics.ledger]),
-    onSendFailed: (error, attempt, delayMs) => {
-      log.error({ err: error, attempt, delayMs }, 'writing to Kafka failed; sending again');
-    },
+    onSendFailed: (error, attempt, delayMs, records) =>
+      writes.failed(error, attempt, delayMs, records),
+    onRetriesEnded: (answered) => writes.ended(answered),
   });
   const evictionLog = new EvictionLog(log);
   const ledger = new Ledger(topics.ledger, {
@@ -101,6 +125,13 @@ export function createEngine(
     onEvict: (partition, eviction) => evictionLog.evicted(partition, eviction),
   });
   const breaker = new CircuitBreaker(settings.breaker);
+  const refusals = new RefusedWrites({
+    readiness,
+    log,
+    topics,
+    probes: REFUSED_PROBES,
+    onChange: (kafkaError) => observer.kafkaWritesRefused?.(kafkaError),
+  });
   const publisher = new CommandPublisher({
     ledger,
     outbox,
@@ -124,6 +155,7 @@ export function createEngine(
     observer,
     log,
     ledger,
+    refusals,
   });
   const classOf = (type: CommandType) => settings.classes.of[type];
   const scheduler = new KeyScheduler<Job>({
@@ -151,6 +183,7 @@ export function createEngine(
     lease,
     clearQueued: (partition) => scheduler.clear((job) => job.record.partition === partition),
     onLedgerUnwritable: fail,
+    onLedgerHeld: (error) => refusals.refused(error, 'step'),
     onShareChange: (held) => options.onShareChange?.({ held, of: io.commandPartitions }),
     onLease: ({ held, reason }) => observer.leaseChanged?.(held, reason),
     settings: {
@@ -196,7 +229,8 @@ export function createEngine(
     intake,
     partitions,
     lease,
-    readiness: new Readiness(),
+    readiness,
+    refusals,
     scheduler,
     breaker,
     outbox,

@@ -112,6 +112,9 @@ async function simulate(log: string[], steps: Array<{ fetch: boolean; pick: numb
     scheduler,
     partitions: {
       onLedgerBatch: () => {},
+      logWentBack: () => {
+        throw new Error('the log never goes back here');
+      },
       holdTopics: (topics) => {
         if (topics.has(topic) && !paused) {
           const keys = [...inHand.values()].filter((count) => count > 0).length;

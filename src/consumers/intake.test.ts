@@ -4,7 +4,7 @@ import { inboundRecord } from '../../test/support/inbound-record.js';
 import { type InboundRecord, keyPartition } from '../kafka/index.js';
 import { LedgerReader } from '../ledger/index.js';
 import { CrashGuard } from '../partitions/crash-guard.js';
-import { CAREFUL_SCHEDULING_KEY, PartitionTask } from '../partitions/index.js';
+import { PartitionTask } from '../partitions/index.js';
 import { topicNames } from '../schemas/messages/index.js';
 import { Intake } from './intake.js';
 import type { Job } from './job.js';
@@ -36,23 +36,18 @@ function intakeOnPartition0(
   task = new PartitionTask(0, { phase: 'active' }, heldLease),
   bound = Infinity,
 ) {
-  const pushed: { key: string; offset: string; forwardTo: number | undefined; careful: boolean }[] =
-    [];
+  const pushed: { key: string; offset: string; forwardTo: number | undefined }[] = [];
   const ended = new Set<string>();
   const inHand = (key: string) => pushed.filter((p) => p.key === key && !ended.has(p.offset));
   const scheduler = {
     isSaturated: () => false,
     laneHasRoom: (key: string) => inHand(key).length < bound,
     push: (key: string, job: Job) =>
-      pushed.push({
-        key,
-        offset: job.record.offset,
-        forwardTo: job.forwardTo,
-        careful: job.careful ?? false,
-      }),
+      pushed.push({ key, offset: job.record.offset, forwardTo: job.forwardTo }),
   } as unknown as KeyScheduler<Job>;
   const seeks: string[] = [];
   const heldBack: { bizId: string; offset: string }[] = [];
+  const wentBack: string[] = [];
   const intake = new Intake({
     scheduler,
     partitions: {
@@ -66,6 +61,7 @@ function intakeOnPartition0(
       },
       seek: (_topic, _partition, offset) => seeks.push(offset),
       heldKeys: () => new Map(),
+      logWentBack: (_task, _topic, offset) => wentBack.push(offset),
     },
     typeOf: new Map([[topic, 'remind']]),
     classOf: () => 'bulk',
@@ -79,15 +75,14 @@ function intakeOnPartition0(
   const end = (offset: string) => {
     ended.add(offset);
     task.finish(topic, offset);
-    const { key, careful } = pushed.find((p) => p.offset === offset) as (typeof pushed)[number];
-    if (careful) task.carefulEnded();
+    const { key } = pushed.find((p) => p.offset === offset) as (typeof pushed)[number];
     if (inHand(key).length < Math.ceil(bound / 2)) intake.laneRelieved(key, 'remind');
   };
   const offsetsOf = (key: string) => pushed.filter((p) => p.key === key).map((p) => p.offset);
-  return { pushed, deliver, end, offsetsOf, seeks, heldBack, task };
+  return { pushed, deliver, end, offsetsOf, seeks, heldBack, wentBack, task };
 }
 
-/** A task of partition 0 in a careful run (a crash loop) over the remind topic up to `until`. */
+/** A task of partition 0 careful after a crash loop over the remind topic up to `until`. */
 function carefulTask(until: bigint): PartitionTask {
   const task = new PartitionTask(0, { phase: 'active' }, heldLease);
   const guard = new CrashGuard({
@@ -98,22 +93,33 @@ function carefulTask(until: bigint): PartitionTask {
     owner: { assertSendable() {} },
     maxDeaths: 2,
     onRefused: () => {},
-    // As partitions.ts wires it.
-    carefulHeldBack: () => task.holdsBack(CAREFUL_SCHEDULING_KEY),
+    liveInstances: async () => new Set(['me']),
   });
   task.acquire(guard, new LedgerReader({ instance: 'me', nonce: 'n' }), 0);
-  task.recover(new Map([[topic, until]]), true, undefined);
+  task.recover(new Map([[topic, until]]), ['dead'], undefined);
   return task;
 }
 
 describe('Intake', () => {
+  it('when a record comes below what the partition committed (its topic was created again under the bridge), then nothing of the batch is taken and the partition is told its log went back', () => {
+    const { pushed, deliver, end, task, wentBack } = intakeOnPartition0();
+    const [a] = bizIds(1, 0, true) as [string];
+    deliver([record(a, 4), record(a, 5)]);
+    end('4');
+    end('5');
+    task.committed(topic, '6');
+    deliver([record(a, 0), record(a, 1)]);
+    expect(pushed.map((p) => p.offset)).toEqual(['4', '5']);
+    expect(wentBack).toEqual(['0']);
+  });
+
   it('when records are keyed for this partition, then each is queued under its bizId', () => {
     const { pushed, deliver } = intakeOnPartition0();
     const [a, b] = bizIds(2, 0, true) as [string, string];
     deliver([record(a, 0), record(b, 1)]);
     expect(pushed).toEqual([
-      { key: a, offset: '0', forwardTo: undefined, careful: false },
-      { key: b, offset: '1', forwardTo: undefined, careful: false },
+      { key: a, offset: '0', forwardTo: undefined },
+      { key: b, offset: '1', forwardTo: undefined },
     ]);
   });
 
@@ -129,7 +135,7 @@ describe('Intake', () => {
       keyPartition(Buffer.from(a), PARTITIONS),
       keyPartition(Buffer.from(b), PARTITIONS),
     ]);
-    expect(pushed[1]).toEqual({ key: home, offset: '1', forwardTo: undefined, careful: false });
+    expect(pushed[1]).toEqual({ key: home, offset: '1', forwardTo: undefined });
   });
 
   it('when a partition has its share of records to forward in hand, then later ones of any bizId are left in Kafka, its own bizIds go on, and the forwarded ones are read again in offset order once half ended', () => {
@@ -155,25 +161,13 @@ describe('Intake', () => {
     expect(offsetsOf(home)).toEqual(['2', '5']);
   });
 
-  it('when a careful run has its share in hand, then later records of the partition are left in Kafka, and read again as careful ones once half ended, even past the crashed range', () => {
-    const task = carefulTask(1n);
-    const { deliver, end, pushed, offsetsOf, seeks } = intakeOnPartition0(task, 2);
+  it('when the partition is careful after a crash loop, then its records keep their bizIds as keys, each bounded on its own (care holds their runs, not their scheduling)', () => {
+    const task = carefulTask(5n);
+    const { deliver, offsetsOf, heldBack } = intakeOnPartition0(task, 2);
     const [a, b] = bizIds(2, 0, true) as [string, string];
-    deliver([a, b, a].map((bizId, offset) => record(bizId, offset)));
-    expect(offsetsOf(CAREFUL_SCHEDULING_KEY)).toEqual(['0', '1']);
-    end('0');
-    end('1');
-    // Both careful records and the crashed range are done with; one is left under the key.
+    deliver([a, b, a, a].map((bizId, offset) => record(bizId, offset)));
     expect(task.careful).toBe(true);
-    expect(seeks).toEqual(['2']);
-    deliver([record(a, 2)]);
-    expect(pushed.at(-1)).toEqual({
-      key: CAREFUL_SCHEDULING_KEY,
-      offset: '2',
-      forwardTo: undefined,
-      careful: true,
-    });
-    end('2');
-    expect(task.careful).toBe(false);
+    expect([offsetsOf(a), offsetsOf(b)]).toEqual([['0', '2'], ['1']]);
+    expect(heldBack).toEqual([{ bizId: a, offset: '3' }]);
   });
 });

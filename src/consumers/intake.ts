@@ -1,9 +1,5 @@
 import type { FetchedBatch, InboundRecord } from '../kafka/index.js';
-import {
-  CAREFUL_SCHEDULING_KEY,
-  type Partitions,
-  type PartitionTask,
-} from '../partitions/index.js';
+import type { Fate, Partitions, PartitionTask } from '../partitions/index.js';
 import type { CommandType } from '../schemas/messages/index.js';
 import { forwardingKey, forwardTarget } from './forwarding.js';
 import type { Job } from './job.js';
@@ -16,7 +12,7 @@ export interface IntakeOptions {
   readonly scheduler: KeyScheduler<Job>;
   readonly partitions: Pick<
     Partitions,
-    'onLedgerBatch' | 'holdTopics' | 'task' | 'rewind' | 'seek' | 'heldKeys'
+    'onLedgerBatch' | 'holdTopics' | 'task' | 'rewind' | 'seek' | 'heldKeys' | 'logWentBack'
   >;
   /** The command type of each command topic; other topics are the ledger's. */
   readonly typeOf: ReadonlyMap<string, CommandType>;
@@ -44,18 +40,15 @@ function holdName(name: string, prerequisite: boolean): string {
 /**
  * The key a record is scheduled, bounded and left in Kafka under: its bizId; for the records a
  * partition forwards, one key per topic and partition, since they must be forwarded in offset
- * order (forwarding.ts); during a careful run, the careful key (crash-guard.ts: one at a time, in
- * order). A record read again gets the key it was left under, so that it is taken, not skipped:
- * whether it is forwarded depends on the record alone, and care lasts while records are left
- * under its key.
+ * order (forwarding.ts). A record read again gets the key it was left under, so that it is
+ * taken, not skipped: whether it is forwarded depends on the record alone. (A careful partition
+ * keeps its keys: its runs wait for its turn instead, crash-guard.ts.)
  */
 function schedulingKey(
   record: InboundRecord,
-  task: PartitionTask,
   forwardTo: number | undefined,
   maxKeyBytes: number,
 ): string {
-  if (task.careful) return CAREFUL_SCHEDULING_KEY;
   return forwardTo === undefined ? keyText(record.key, maxKeyBytes) : forwardingKey(record);
 }
 
@@ -65,10 +58,10 @@ function schedulingKey(
  * it runs, before it is decoded).
  *
  * - A bizId whose commands of a topic are at its bound (docs/design.md, "Hot keys") takes no
- *   more of them (nor do a partition's forwarded records, or a careful run, at theirs:
- *   schedulingKey): they are left in Kafka and the partition goes on with the others. Once the
- *   bizId is below half its bound, the partition is fetched again from the first it left
- *   (partitions.rewind), and what was seen before is skipped.
+ *   more of them (nor do a partition's forwarded records at theirs: schedulingKey): they are
+ *   left in Kafka and the partition goes on with the others. Once the bizId is below half its
+ *   bound, the partition is fetched again from the first it left (partitions.rewind), and what
+ *   was seen before is skipped.
  * - When the scheduler says a priority class is full (past its share of MAX_PENDING commands or
  *   MAX_PENDING_BYTES of records while the whole is full) it takes only part of a batch (the
  *   rest is fetched again later) and holds the topics of that class back until the class is
@@ -109,7 +102,11 @@ export class Intake {
         this.#holdBack(name, prerequisite);
         break;
       }
-      this.#receive(record, task, type, admitted);
+      if (this.#receive(record, task, type, admitted) === 'gone-back') {
+        // Another log under the same name: the partition is acquired afresh (partitions.ts).
+        partitions.logWentBack(task, batch.topic, record.offset);
+        return;
+      }
       received = record.offset;
     }
     if (received === undefined) return;
@@ -129,8 +126,8 @@ export class Intake {
   }
 
   /**
-   * Per command type: the most commands one scheduling key holds in hand (a bizId's, a
-   * partition's forwarded records, or a careful run's), and the keys with commands left in Kafka.
+   * Per command type: the most commands one scheduling key holds in hand (a bizId's, or a
+   * partition's forwarded records), and the keys with commands left in Kafka.
    */
   hotKeys(): Array<{ type: CommandType; longest: number; heldBack: number }> {
     const { scheduler, partitions, typeOf } = this.#options;
@@ -148,10 +145,10 @@ export class Intake {
     task: PartitionTask,
     type: CommandType,
     admitted: Promise<boolean> | undefined,
-  ): void {
+  ): Fate {
     const { scheduler, limits, commandPartitions, classOf, observer } = this.#options;
     const forwardTo = forwardTarget(record, limits, commandPartitions);
-    const key = schedulingKey(record, task, forwardTo, limits.maxKeyBytes);
+    const key = schedulingKey(record, forwardTo, limits.maxKeyBytes);
     const fate = task.receive(record.topic, record.offset, key, () =>
       scheduler.laneHasRoom(key, type, classOf(type)),
     );
@@ -159,13 +156,12 @@ export class Intake {
       const { partition, offset } = record;
       observer.keyHeldBack?.({ type, bizId: key, partition, offset });
     }
-    if (fate !== 'take') return;
+    if (fate !== 'take') return fate;
     const job = newJob(record, task, type, limits.maxKeyBytes);
     job.forwardTo = forwardTo;
     job.admitted = admitted;
-    // Counts the careful run in the task: the same answer as task.careful above.
-    job.careful = task.carefulKey(record) !== undefined;
     scheduler.push(key, job);
+    return fate;
   }
 
   /** Keys that have everything in hand again are said so; nothing left to take: skip ahead. */

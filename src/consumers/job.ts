@@ -3,7 +3,9 @@ import type { InboundRecord } from '../kafka/index.js';
 import type { PartitionTask } from '../partitions/index.js';
 import type { CommandType } from '../schemas/messages/index.js';
 import { type DecodedCommand, utf8 } from './command-decoding.js';
+import type { RunVerdict } from './key-scheduler.js';
 import { recordBytes } from './record-limits.js';
+import type { WritePass } from './refused-writes.js';
 import { NO_HISTORY, type RunHistory } from './retry-decision.js';
 import type { CommandObservation } from './settings.js';
 
@@ -27,8 +29,6 @@ export interface Job {
   forwardTo?: number;
   /** Resolves true once it may run (its partition's marker says it may be in hand). */
   admitted?: Promise<boolean> | undefined;
-  /** Run after a crash, one at a time with the others of its partition (crash-guard.ts). */
-  careful?: boolean;
   decoded?: DecodedCommand;
   /** Younger than its ledger vouches for when first checked (record-gates.ts, expiry). */
   vouched?: true;
@@ -36,6 +36,11 @@ export interface Job {
   /** Runs of its handler so far (none for a rejected record or a replay). */
   runs: number;
   firstRunAt?: number;
+  /**
+   * Its ending (or rejection), decided and refused by Kafka until fixed: what its next run does
+   * instead of anything else, writing it again (refused-writes.ts). Its offset stays unfinished.
+   */
+  unwritten?: ((pass: WritePass, handedOver: () => void) => Promise<RunVerdict>) | undefined;
   /** Follows it from its first run to its end (its trace span); absent when nobody does. */
   observation?: CommandObservation | undefined;
 }
@@ -92,8 +97,7 @@ function copied<T>(bytes: T): T {
   return (Buffer.isBuffer(bytes) ? Buffer.from(bytes) : bytes) as T;
 }
 
-/** Its offset is finished (it may be committed); a careful run's end lets care end. */
+/** Its offset is finished (it may be committed). */
 export function finishJob(job: Job): void {
   job.task.finish(job.record.topic, job.record.offset);
-  if (job.careful) job.task.carefulEnded();
 }

@@ -16,6 +16,7 @@ import {
 import type { DecodingLimits } from './command-decoding.js';
 import { DEFAULT_JSON_LIMITS } from './json-shape.js';
 import { DEFAULT_RECORD_LIMITS } from './record-limits.js';
+import type { WriteStall } from './write-watch.js';
 
 export interface BridgeSettings {
   groupId: string;
@@ -161,6 +162,24 @@ export interface BridgeObserver {
    * `expired`, `crashed`), or the group answered again and they are being acquired afresh.
    */
   leaseChanged?(held: boolean, reason?: LoseReason): void;
+  /**
+   * Writes to Kafka have failed for longer than a short grace (true: the bridge is not ready,
+   * readiness cause `kafka-writes`), or work again (false); write-watch.ts.
+   */
+  kafkaWritesFailing?(failing: boolean): void;
+  /**
+   * Kafka refuses the bridge's writes until fixed (its code: TOPIC_AUTHORIZATION_FAILED,
+   * INVALID_TIMESTAMP...): no command starts, readiness cause `kafka-refused`; undefined once it
+   * takes them again (refused-writes.ts).
+   */
+  kafkaWritesRefused?(kafkaError: string | undefined): void;
+  /** A send to Kafka failed for a reason that may pass (its code, or the error's name). */
+  kafkaWriteFailed?(kafkaError: string): void;
+  /**
+   * While writes have failed for more than 5 s, the partitions they are stuck on and why
+   * (write-watch.ts); [] once a write goes through.
+   */
+  kafkaWritesStalled?(stalls: readonly WriteStall[]): void;
   /** Every commit interval: commands running and pending, in all and per priority class. */
   load?(
     inFlight: number,

@@ -4,7 +4,7 @@ import kafkajs, { AssignerProtocol } from 'kafkajs';
 import { TopicsLeaderless, TopicsMissing } from '../errors.js';
 import { decodeUserData } from './co-partitioned-assigner.js';
 import type { ClusterAdmin, GroupMember, PartitionRange } from './tool-types.js';
-import type { TopicDescription, TopicSpec } from './types.js';
+import type { TopicDescription, TopicHealth, TopicSpec } from './types.js';
 
 // Not among the names Node finds in kafkajs' CommonJS exports: read off the module itself.
 const { ConfigResourceTypes } = kafkajs;
@@ -46,6 +46,7 @@ export async function connectAdmin(kafka: Kafka): Promise<ClusterAdmin> {
       );
     },
     describeTopics: (topics, configNames) => describeTopics(admin, topics, configNames),
+    partitionHealth: (topics) => partitionHealth(admin, topics),
     createTopics: (specs) => createTopics(admin, specs),
     async createPartitions(topics, count) {
       await admin.createPartitions({
@@ -206,6 +207,30 @@ async function describeTopics(
         partitions: partitions.length,
         replicationFactor: Math.min(...partitions.map((p) => p.replicas.length)),
         configs: configsOf.get(name) ?? {},
+      },
+    ]),
+  );
+}
+
+async function partitionHealth(
+  admin: Admin,
+  topics: readonly string[],
+): Promise<Map<string, TopicHealth>> {
+  const described = await describeTopics(admin, topics, ['min.insync.replicas']);
+  if (described.size === 0) return new Map();
+  const { topics: metadata } = await admin.fetchTopicMetadata({ topics: [...described.keys()] });
+  return new Map(
+    metadata.map(({ name, partitions }) => [
+      name,
+      {
+        minInsyncReplicas: Number(described.get(name)?.configs['min.insync.replicas'] ?? 1),
+        partitions: partitions.map((p) => ({
+          partition: p.partitionId,
+          leader: p.leader,
+          replicas: p.replicas,
+          isr: p.isr,
+          offlineReplicas: p.offlineReplicas ?? [],
+        })),
       },
     ]),
   );

@@ -1,6 +1,7 @@
 import type { Admin, Batch, Consumer, Kafka, KafkaMessage } from 'kafkajs';
 import { coPartitionedAssigner, decodeUserData } from './co-partitioned-assigner.js';
 import type {
+  CommittedOffset,
   GroupConsumer,
   GroupConsumerHandlers,
   GroupConsumerOptions,
@@ -50,6 +51,9 @@ export class KafkajsGroupConsumer implements GroupConsumer {
   #joining: Promise<void> | undefined;
   #stopped = false;
   #lastContact: number | undefined;
+  // One commit at a time: each listens for kafkajs' report of it (a listener per commit in
+  // flight went past EventEmitter's limit when every partition's sweep committed at once).
+  #committing: Promise<void> = Promise.resolve();
 
   constructor(kafka: Kafka, { groupId, instanceId }: GroupConsumerOptions) {
     this.#kafka = kafka;
@@ -142,8 +146,14 @@ export class KafkajsGroupConsumer implements GroupConsumer {
    * counts only when kafkajs reports it done; otherwise this rejects and the caller commits the
    * same offsets again. Trusting the silent return left partitions uncommitted for good.
    */
-  async commit(offsets: readonly TopicPartitionOffset[]): Promise<void> {
-    if (offsets.length === 0) return;
+  commit(offsets: readonly TopicPartitionOffset[]): Promise<void> {
+    if (offsets.length === 0) return Promise.resolve();
+    const committed = this.#committing.then(() => this.#commitNow(offsets));
+    this.#committing = committed.catch(() => {});
+    return committed;
+  }
+
+  async #commitNow(offsets: readonly TopicPartitionOffset[]): Promise<void> {
     const consumer = this.#consumer;
     let done = false;
     const stopListening = consumer.on(consumer.events.COMMIT_OFFSETS, () => {
@@ -163,13 +173,18 @@ export class KafkajsGroupConsumer implements GroupConsumer {
     return new Set([this.#instanceId, ...instances.filter((i) => i !== undefined)]);
   }
 
-  async committed(topics: readonly string[], partition: number): Promise<Map<string, string>> {
+  async committed(
+    topics: readonly string[],
+    partition: number,
+  ): Promise<Map<string, CommittedOffset>> {
     const admin = await this.#adminClient();
     const offsets = await admin.fetchOffsets({ groupId: this.#groupId, topics: [...topics] });
-    const committed = new Map<string, string>();
+    const committed = new Map<string, CommittedOffset>();
     for (const { topic, partitions } of offsets) {
-      const offset = partitions.find((p) => p.partition === partition)?.offset;
-      if (offset !== undefined && offset !== '-1') committed.set(topic, offset);
+      const found = partitions.find((p) => p.partition === partition);
+      // None is -1; kafkajs commits -2 (the earliest) when it moves a partition to its start.
+      if (found === undefined || Number(found.offset) < 0) continue;
+      committed.set(topic, { offset: found.offset, metadata: found.metadata ?? null });
     }
     return committed;
   }
@@ -180,7 +195,7 @@ export class KafkajsGroupConsumer implements GroupConsumer {
     const groupOffsets = await admin.fetchOffsets({ groupId: this.#groupId, topics: [...topics] });
     for (const { topic, partitions } of groupOffsets) {
       for (const { partition, offset } of partitions) {
-        if (offset !== '-1') committed.set(`${topic}:${partition}`, offset);
+        if (Number(offset) >= 0) committed.set(`${topic}:${partition}`, offset);
       }
     }
     const ends = await Promise.all(

@@ -9,6 +9,7 @@ export {
 export { LEASE_MS, SESSION_TIMEOUT_MS } from './group-consumer.js';
 export { headerText } from './headers.js';
 export { keyPartition, murmur2 } from './murmur2.js';
+export { type PartitionStall, type StallProblem, stallsOf } from './partition-health.js';
 export {
   createPartitionScanner,
   type Leaders,

@@ -7,6 +7,7 @@ import {
   type ProducerConfig,
   type RecordMetadata,
 } from 'kafkajs';
+import type { KafkaWriteFailed } from '../errors.js';
 import { type PartitionOf, sendCovering, type TopicMessage } from './covering-send.js';
 import { keyPartition } from './murmur2.js';
 import type { OutboundRecord, RecordProducer } from './types.js';
@@ -82,6 +83,7 @@ export function connectProducer(kafka: Kafka): Promise<RecordProducer> {
     () => coveringProducer(kafka),
     ({ producer, send }, records) =>
       send(toMessages(records), (batch) => producer.sendBatch(batch)).then(() => {}),
+    (failed) => failed.details.permanent,
   );
 }
 
@@ -91,43 +93,73 @@ export function connectTransactionalProducer(
   transactionTimeoutMs: number,
 ): Promise<RecordProducer> {
   const config = { transactionalId, transactionTimeout: transactionTimeoutMs };
-  return selfHealing(() => coveringProducer(kafka, config), sendInTransaction);
+  // Whatever failed, the transaction is abandoned with its producer: see sendInTransaction.
+  return selfHealing(
+    () => coveringProducer(kafka, config),
+    sendInTransaction,
+    () => true,
+  );
 }
 
+/**
+ * One send, one transaction. A transaction that failed anywhere (beginning it, a produce
+ * request, EndTxn) is never ended by the producer that began it: that producer is replaced, and
+ * the new one's InitProducerId, under the same transactional id, bumps the epoch (fencing the
+ * old producer) and has the coordinator finish what the old one left: an open transaction is
+ * aborted, a commit the coordinator had logged is completed. The outbox then sends the same
+ * records again, in the new producer's first transaction.
+ *
+ * Not the same producer, aborting and going on, because kafkajs cannot:
+ * - when EndTxn fails (the coordinator moved, the connection dropped) its transaction manager
+ *   stays in COMMITTING or ABORTING, where it refuses to begin, abort or initialise anything:
+ *   every later transaction would throw;
+ * - it keeps its sequence numbers across transactions and takes back those of a produce request
+ *   whose answer was lost, which the broker may have written: sent again in the next
+ *   transaction, the same records would be answered as duplicates of the aborted ones and
+ *   nothing written.
+ *
+ * Sending again is safe for read_committed readers (the only ones exactly-once speaks of): a
+ * transaction whose EndTxn(commit) never reached the coordinator is aborted by the fencing, so
+ * only the new one is seen. When the commit's outcome is unknown (the coordinator logged it and
+ * the answer was lost), the coordinator completes it and the new transaction writes the same
+ * records a second time: the same events, with the same `ce_id`, and the same ledger entries,
+ * the later copy superseding the earlier with what it already said. That is the at-least-once
+ * contract of every outbox write (a write is sent until acknowledged), which readers meet by
+ * `ce_id`; docs/design.md, "Delivery guarantee", states it as the one case where exactly-once
+ * mode publishes an ending twice.
+ */
 async function sendInTransaction(
   { producer, send }: CoveringProducer,
   records: readonly OutboundRecord[],
 ) {
-  let transaction: Awaited<ReturnType<Producer['transaction']>> | undefined;
-  try {
-    // The first one also initialises the transactional id (fencing any producer that used
-    // it before and aborting its open transaction), so it can be refused for good too: a
-    // transactional id the bridge is not authorised for, say.
-    transaction = await producer.transaction();
-    const open = transaction;
-    await send(toMessages(records), (batch) => open.sendBatch(batch));
-    await transaction.commit();
-  } catch (error) {
-    await transaction?.abort().catch(() => {});
-    throw error;
-  }
+  // The first one also initialises the transactional id (fencing any producer that used it
+  // before and aborting its open transaction), so it can be refused for good too: a
+  // transactional id the bridge is not authorised for, say.
+  const transaction = await producer.transaction();
+  await send(toMessages(records), (batch) => transaction.sendBatch(batch));
+  await transaction.commit();
 }
 
 /**
- * A producer that replaces itself after a send Kafka refused for good. kafkajs counts an
- * idempotent producer's sequence numbers per partition before a request and takes them back
- * for every partition of a request that failed, including the partitions the broker did write:
- * after one refused record (too large, say), every later write to those partitions would fail
- * with OUT_OF_ORDER_SEQUENCE_NUMBER. A new producer has a new producer id and fresh sequences.
- * A transactional one keeps its id: the new one fences the old and aborts what it left open.
+ * A producer that replaces itself, before the next send, after a send that `unusable` says left
+ * it so. An idempotent one after a send Kafka refused for good: kafkajs counts its sequence
+ * numbers per partition before a request and takes them back for every partition of a request
+ * that failed, including the partitions the broker did write, so every later write to those
+ * partitions would fail with OUT_OF_ORDER_SEQUENCE_NUMBER; a new producer has a new producer id
+ * and fresh sequences. A transactional one after any failure (sendInTransaction says why); it
+ * keeps its transactional id: the new one fences the old and has its open transaction aborted.
  */
 async function selfHealing(
   create: () => CoveringProducer,
   sendWith: (producer: CoveringProducer, records: readonly OutboundRecord[]) => Promise<void>,
+  unusable: (failed: KafkaWriteFailed) => boolean,
 ): Promise<RecordProducer> {
   const open = async () => {
     const covering = create();
-    await covering.producer.connect();
+    await covering.producer.connect().catch(async (error: unknown) => {
+      await covering.producer.disconnect().catch(() => {});
+      throw error;
+    });
     return covering;
   };
   let current = await open();
@@ -144,7 +176,7 @@ async function selfHealing(
         await sendWith(current, records);
       } catch (error) {
         const failed = writeFailed(error);
-        broken ||= failed.details.permanent;
+        broken ||= unusable(failed);
         throw failed;
       }
     },

@@ -37,6 +37,17 @@ export interface TopicPartitionOffset {
   readonly partition: number;
   /** The next offset to read, as Kafka commits it. */
   readonly offset: string;
+  /**
+   * Kept with the commit: says who committed it. Kafka's tools reset offsets with none (the
+   * ledger's restore checkpoint is trusted only with the bridge's own, ledger-upkeep.ts).
+   */
+  readonly metadata?: string;
+}
+
+/** A group's committed offset, with the metadata its committer kept with it (null: none). */
+export interface CommittedOffset {
+  readonly offset: string;
+  readonly metadata: string | null;
 }
 
 /** Where one partition stands: its bounds, and what the group committed of it. */
@@ -101,7 +112,7 @@ export interface GroupConsumer {
   /** Instance ids of the group's current members (our assigner's member metadata). */
   liveInstances(): Promise<ReadonlySet<string>>;
   /** The group's committed offset of one partition number in each topic; absent: none. */
-  committed(topics: readonly string[], partition: number): Promise<Map<string, string>>;
+  committed(topics: readonly string[], partition: number): Promise<Map<string, CommittedOffset>>;
   /** Every partition of the topics: its bounds and the group's committed offset (for lag). */
   positions(topics: readonly string[]): Promise<PartitionPosition[]>;
   /** The first offset of the partition written at or after the time; its end when none was. */
@@ -167,6 +178,24 @@ export interface TopicDescription {
   readonly configs: Readonly<Record<string, string>>;
 }
 
+/** One partition as the cluster describes it (partition-health.ts). */
+export interface PartitionHealth {
+  readonly partition: number;
+  /** The broker leading it; -1 for none. */
+  readonly leader: number;
+  readonly replicas: readonly number[];
+  /** The replicas in sync with the leader. */
+  readonly isr: readonly number[];
+  /** Replicas whose log directory failed (a full or broken disk). */
+  readonly offlineReplicas: readonly number[];
+}
+
+export interface TopicHealth {
+  readonly partitions: readonly PartitionHealth[];
+  /** The topic's min.insync.replicas (the broker's default when the topic sets none). */
+  readonly minInsyncReplicas: number;
+}
+
 export interface TopicAdmin {
   /**
    * Creates the missing topics, or with `create: false` rejects naming them (TopicsMissing);
@@ -183,6 +212,11 @@ export interface TopicAdmin {
     topics: readonly string[],
     configNames: readonly string[],
   ): Promise<Map<string, TopicDescription>>;
+  /**
+   * The topics that exist, with each partition's leader, replicas and those in sync, and the
+   * topic's min.insync.replicas (partition-health.ts); a topic that does not exist is absent.
+   */
+  partitionHealth(topics: readonly string[]): Promise<Map<string, TopicHealth>>;
   disconnect(): Promise<void>;
 }
 

@@ -10,7 +10,7 @@ import {
 import { EMPTY_ENTRY, type LedgerEntry, withCommandEnded, withoutStep, withStep } from './entry.js';
 
 const KEEP = 100;
-const record = { topic: 'cmd.remind', offset: '7' };
+const record = { topic: 'cmd.remind', offset: '7', timestamp: '1700000000000' };
 const facts = (overrides: Partial<AdmissionFacts> = {}): AdmissionFacts => ({
   commandId: 'c-1',
   fingerprint: 'f-1',
@@ -89,10 +89,37 @@ describe('admission of a command record', () => {
     expect(rejectedBefore(entry, { ...record, offset: '8' })).toBe(false);
   });
 
+  it('when a topic of the same name was created again, then its record at an offset that ended or was rejected before, with another time, is neither a duplicate nor rejected before', () => {
+    let entry = withCommandEnded(EMPTY_ENTRY, rejectionToken(record), KEEP);
+    entry = withCommandEnded(entry, 'c-1', KEEP, undefined, {
+      final: false,
+      token: endedToken(record),
+      fingerprint: 'f-1',
+    });
+    const renewed = { ...record, timestamp: '1700000999000' };
+    expect(rejectedBefore(entry, renewed)).toBe(false);
+    expect(admission(entry, facts({ record: renewed }))).toMatchObject({
+      kind: 'run',
+      as: 'resent',
+    });
+  });
+
+  it('when a mark was written before marks named the time, then it still stands for the record at its position', () => {
+    const entry: LedgerEntry = {
+      done: [`ended@${record.topic}/${record.offset}`, `rejected@${record.topic}/${record.offset}`],
+      open: [],
+    };
+    expect(admission(entry, facts())).toEqual({ kind: 'duplicate' });
+    expect(rejectedBefore(entry, record)).toBe(true);
+    expect(rejectedBefore(entry, { ...record, offset: '70' })).toBe(false);
+  });
+
   describe('for any history of a bizId', () => {
     const ids = ['c-1', 'c-2', 'c-3'];
     const fingerprints = ['f-1', 'f-2'];
     const offsets = ['1', '2', '3'];
+    // Two topics of one name (deleted and created again) hold records at the same offsets.
+    const times = ['100', '200'];
     const operation = fc.oneof(
       fc.record({
         op: fc.constant('step' as const),
@@ -112,6 +139,7 @@ describe('admission of a command record', () => {
         fingerprint: fc.constantFrom(...fingerprints),
         final: fc.boolean(),
         offset: fc.constantFrom(...offsets),
+        timestamp: fc.constantFrom(...times),
       }),
     );
     type Operation = typeof operation extends fc.Arbitrary<infer T> ? T : never;
@@ -131,7 +159,7 @@ describe('admission of a command record', () => {
               ? { final: true, fingerprint: o.fingerprint }
               : {
                   final: false,
-                  token: endedToken({ topic: 't', offset: o.offset }),
+                  token: endedToken({ topic: 't', offset: o.offset, timestamp: o.timestamp }),
                   fingerprint: o.fingerprint,
                 },
           );
@@ -141,13 +169,17 @@ describe('admission of a command record', () => {
     const asked = fc.record({
       commandId: fc.constantFrom(...ids),
       fingerprint: fc.constantFrom(...fingerprints),
-      record: fc.record({ topic: fc.constant('t'), offset: fc.constantFrom(...offsets, '4') }),
+      record: fc.record({
+        topic: fc.constant('t'),
+        offset: fc.constantFrom(...offsets, '4'),
+        timestamp: fc.constantFrom(...times),
+      }),
       producedAt: fc.option(fc.integer({ min: 0, max: 2_000 }), { nil: undefined }),
       vouchedSince: fc.option(fc.constant(1_000), { nil: undefined }),
     });
 
-    it('a record whose ending the entry names is a duplicate; a commandId spent finally is a duplicate or reused, never run; only an unknown commandId expires; a run names every step in doubt', () => {
-      const seen = { replays: 0, spent: 0, expired: 0, inDoubt: 0 };
+    it('a record whose ending the entry names (by position and time) is a duplicate; a commandId spent finally is a duplicate or reused, never run; only an unknown commandId expires; a run names every step in doubt', () => {
+      const seen = { replays: 0, renewed: 0, spent: 0, expired: 0, inDoubt: 0 };
       fc.assert(
         fc.property(history, asked, (operations, ask) => {
           let entry = EMPTY_ENTRY;
@@ -156,17 +188,22 @@ describe('admission of a command record', () => {
           const known = new Set<string>();
           for (const o of operations) {
             entry = apply(entry, o);
-            if (o.op === 'end' && !o.final) ended.add(o.offset);
+            if (o.op === 'end' && !o.final) ended.add(`${o.offset}/${o.timestamp}`);
             if (o.op === 'end' && o.final) spentWith.set(o.id, o.fingerprint);
             if (o.op !== 'forget') known.add(o.id);
           }
           const decided = admission(entry, ask);
-          if (ended.has(ask.record.offset)) {
+          if (ended.has(`${ask.record.offset}/${ask.record.timestamp}`)) {
             seen.replays++;
             expect(decided).toEqual({ kind: 'duplicate' });
             return;
           }
           const spent = spentWith.get(ask.commandId);
+          if ([...ended].some((e) => e.startsWith(`${ask.record.offset}/`)) && !spent) {
+            // Only a record of the other topic of its name ended at this offset.
+            seen.renewed++;
+            expect(decided.kind).not.toBe('duplicate');
+          }
           if (spent !== undefined) {
             seen.spent++;
             expect(['duplicate', 'reused']).toContain(decided.kind);
@@ -185,9 +222,10 @@ describe('admission of a command record', () => {
             expect(decided.inDoubt).toEqual(started.map(([name]) => name));
           }
         }),
-        { numRuns: 500 },
+        { numRuns: 1000 },
       );
       expect(seen.replays).toBeGreaterThan(50);
+      expect(seen.renewed).toBeGreaterThan(20);
       expect(seen.spent).toBeGreaterThan(50);
       expect(seen.expired).toBeGreaterThan(10);
       expect(seen.inDoubt).toBeGreaterThan(10);

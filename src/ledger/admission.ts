@@ -12,8 +12,11 @@
  *   final verdict and was sent again: its calls are made again, resuming after the steps done).
  *
  * A record that is no command is rejected once: `rejectedBefore` says whether this very record
- * already was. The entry's marks for records name them by position: `endedToken` and
- * `rejectionToken`, which the publisher writes.
+ * already was. The entry's marks for records name them by position and time: `endedToken` and
+ * `rejectionToken`, which the publisher writes. The time tells a record from one a topic of the
+ * same name, deleted and created again, holds at the same offset (docs/design.md, "Offsets and
+ * topics an operator changes"); a mark written before it was kept names the position alone, and
+ * is still honoured.
  */
 import type { CommandProgress } from '../schemas/messages/index.js';
 import { isDone, type LedgerEntry, type PriorUse, priorUse, progressOf } from './entry.js';
@@ -22,6 +25,8 @@ import { isDone, type LedgerEntry, type PriorUse, priorUse, progressOf } from '.
 export interface RecordPosition {
   readonly topic: string;
   readonly offset: string;
+  /** Its Kafka timestamp (ms since the epoch, as fetched; -1 when it has none). */
+  readonly timestamp: string;
 }
 
 export interface AdmissionFacts {
@@ -52,7 +57,7 @@ export type Admission =
 
 export function admission(entry: LedgerEntry, facts: AdmissionFacts): Admission {
   const { commandId, fingerprint, record, producedAt, vouchedSince } = facts;
-  if (isDone(entry, endedToken(record))) return { kind: 'duplicate' };
+  if (marked(entry, 'ended', record)) return { kind: 'duplicate' };
   const first = priorUse(entry, commandId);
   if (first?.fingerprint !== undefined && first.fingerprint !== fingerprint) {
     return { kind: 'reused', first: { ...first, fingerprint: first.fingerprint } };
@@ -77,15 +82,30 @@ export function admission(entry: LedgerEntry, facts: AdmissionFacts): Admission 
 
 /** Whether this very record was already rejected (a replay after a crash or a rebalance). */
 export function rejectedBefore(entry: LedgerEntry, record: RecordPosition): boolean {
-  return isDone(entry, rejectionToken(record));
+  return marked(entry, 'rejected', record);
 }
 
-/** Stands, in its bizId's ended commands, for a record whose command ended without a final verdict. */
-export function endedToken({ topic, offset }: RecordPosition): string {
-  return `ended@${topic}/${offset}`;
+/**
+ * Stands, in its bizId's ended commands, for a record whose command ended without a final
+ * verdict: `ended@<topic>/<offset>/<timestamp>`.
+ */
+export function endedToken(record: RecordPosition): string {
+  return token('ended', record);
 }
 
-/** Stands, in its bizId's ended commands, for a rejected record. */
-export function rejectionToken({ topic, offset }: RecordPosition): string {
-  return `rejected@${topic}/${offset}`;
+/** Stands, in its bizId's ended commands, for a rejected record: `rejected@<topic>/<offset>/<timestamp>`. */
+export function rejectionToken(record: RecordPosition): string {
+  return token('rejected', record);
+}
+
+type Mark = 'ended' | 'rejected';
+
+function token(mark: Mark, { topic, offset, timestamp }: RecordPosition): string {
+  return `${mark}@${topic}/${offset}/${timestamp}`;
+}
+
+/** The record's mark, or one written before marks named the time (`<mark>@<topic>/<offset>`). */
+function marked(entry: LedgerEntry, mark: Mark, record: RecordPosition): boolean {
+  const position = `${mark}@${record.topic}/${record.offset}`;
+  return isDone(entry, token(mark, record)) || isDone(entry, position);
 }

@@ -7,6 +7,7 @@ import {
   entryRecord,
   entryTombstone,
   forwardedRecord,
+  logsRecord,
   markerRecord,
   markerTombstone,
   type OwnershipMarker,
@@ -136,6 +137,26 @@ describe('LedgerReader', () => {
       marker('acquired', 'me', 'now'),
     ]);
     expect(reader.entries.has('b1')).toBe(false);
+  });
+
+  it('when marks of the partition were written more than once (forwarded, command logs), then the last of each stands whole, as compaction leaves it', () => {
+    const { reader } = read([
+      forwardedRecord(
+        'ledger',
+        0,
+        new Map([
+          ['cmd.a', 9n],
+          ['cmd.b', 4n],
+        ]),
+        undefined,
+      ),
+      logsRecord('ledger', 0, { 'cmd.a': { start: '0', end: '10' } }, undefined),
+      forwardedRecord('ledger', 0, new Map([['cmd.b', 6n]]), undefined),
+      logsRecord('ledger', 0, { 'cmd.b': { start: '3', end: '7' } }, undefined),
+      marker('acquired', 'me', 'now'),
+    ]);
+    expect(reader.forwarded).toEqual(new Map([['cmd.b', 6n]]));
+    expect(reader.logs).toEqual(new Map([['cmd.b', { start: 3n, end: 7n }]]));
   });
 
   it('skips records it cannot read and counts them', () => {

@@ -37,6 +37,8 @@ export class LedgerReader {
   #careful: CarefulRun | undefined;
   /** Per command topic, the last record forwarded from this partition (see forwardedRecord). */
   readonly forwarded = new Map<string, bigint>();
+  /** Per command topic, the extent of its log the partition's last logs record names (logsRecord). */
+  readonly logs = new Map<string, { readonly start: bigint; readonly end: bigint }>();
   readonly #self: Pick<OwnershipMarker, 'instance' | 'nonce'>;
   #unreadable = 0;
   #stale = 0;
@@ -114,8 +116,15 @@ export class LedgerReader {
     } else if (decoded.kind === 'careful') {
       this.#careful = decoded.run;
     } else if (decoded.kind === 'forwarded') {
+      // Each is written whole: the last one read is the mark, as compaction leaves it.
+      this.forwarded.clear();
       for (const [topic, offset] of Object.entries(decoded.upTo)) {
         this.forwarded.set(topic, BigInt(offset));
+      }
+    } else if (decoded.kind === 'logs') {
+      this.logs.clear();
+      for (const [topic, { start, end }] of Object.entries(decoded.logs)) {
+        this.logs.set(topic, { start: BigInt(start), end: BigInt(end) });
       }
     } else {
       return this.#marker(decoded.marker);

@@ -8,7 +8,10 @@
  * - the partition's careful-run record (CAREFUL_KEY): the record last run alone after a crash,
  *   and how many process deaths it has seen (src/partitions/crash-guard.ts);
  * - the partition's forwarded mark (FORWARDED_KEY): up to which offset of each command topic its
- *   records keyed for another partition were forwarded there (src/consumers/forwarding.ts).
+ *   records keyed for another partition were forwarded there (src/consumers/forwarding.ts);
+ * - the partition's command logs (LOGS_KEY): how far it has seen each command topic's log, so a
+ *   topic deleted and created again is told from the one those offsets were of
+ *   (src/partitions/command-logs.ts).
  * A bizId never starts with a space (the command schema trims it and the bridge requires the
  * record key to equal it), so the key spaces cannot meet, and compaction keeps the last of each.
  *
@@ -20,24 +23,27 @@
 import type { OutboundRecord } from '../kafka/index.js';
 import {
   CarefulRun,
+  CommandLogs,
   ForwardedUpTo,
   LedgerEntry,
   OwnershipMarker,
 } from '../schemas/messages/index.js';
 
-export type { CarefulRun, OwnershipMarker } from '../schemas/messages/index.js';
+export type { CarefulRun, CommandLogs, OwnershipMarker } from '../schemas/messages/index.js';
 
 export const OWNERSHIP_KEY_PREFIX = ' ownership ';
 /** The nonce of the acquisition a record was written under (its marker's). */
 export const ACQUISITION_HEADER = 'sb-acquisition';
 export const CAREFUL_KEY = ' careful';
 export const FORWARDED_KEY = ' forwarded';
+export const LOGS_KEY = ' logs';
 
 /** A record of the bridge's own keys (not an entry): read when a partition is restored. */
 export type ControlRecord =
   | { readonly kind: 'marker'; readonly marker: OwnershipMarker }
   | { readonly kind: 'careful'; readonly run: CarefulRun }
   | { readonly kind: 'forwarded'; readonly upTo: ForwardedUpTo }
+  | { readonly kind: 'logs'; readonly logs: CommandLogs }
   /** A deleted marker or careful-run record. */
   | { readonly kind: 'tombstone'; readonly key: string };
 
@@ -101,6 +107,15 @@ export function forwardedRecord(
   return { topic, partition, key: FORWARDED_KEY, value: JSON.stringify(value), ...by(acquisition) };
 }
 
+export function logsRecord(
+  topic: string,
+  partition: number,
+  logs: CommandLogs,
+  acquisition: string | undefined,
+): OutboundRecord {
+  return { topic, partition, key: LOGS_KEY, value: JSON.stringify(logs), ...by(acquisition) };
+}
+
 /** Deletes an instance's marker once its ownership is over, so dead instances leave no trace. */
 export function markerTombstone(
   topic: string,
@@ -130,6 +145,10 @@ export function decodeControlRecord(key: string, value: Buffer | null): ControlR
   if (key === FORWARDED_KEY) {
     const upTo = ForwardedUpTo.safeParse(json);
     return upTo.success ? { kind: 'forwarded', upTo: upTo.data } : undefined;
+  }
+  if (key === LOGS_KEY) {
+    const logs = CommandLogs.safeParse(json);
+    return logs.success ? { kind: 'logs', logs: logs.data } : undefined;
   }
   return undefined;
 }

@@ -193,6 +193,50 @@ describe('the metrics on-call needs', () => {
     expect(text).toContain('signing_bridge_leases_lost_total{reason="crashed"} 1');
   });
 
+  it('when writes to Kafka start and stop failing, then kafka_writes_failing is 1 and back to 0, from 0 at the start', async () => {
+    const { observer, registry } = createMetrics();
+    expect(await registry.metrics()).toContain('signing_bridge_kafka_writes_failing 0');
+    observer.kafkaWritesFailing?.(true);
+    expect(await registry.metrics()).toContain('signing_bridge_kafka_writes_failing 1');
+    observer.kafkaWritesFailing?.(false);
+    expect(await registry.metrics()).toContain('signing_bridge_kafka_writes_failing 0');
+  });
+
+  it('when Kafka refuses writes until fixed and then takes them, then kafka_writes_refused names the code in force, and has no series after', async () => {
+    const { observer, registry } = createMetrics();
+    expect(await registry.metrics()).not.toContain('signing_bridge_kafka_writes_refused{');
+    observer.kafkaWritesRefused?.('TOPIC_AUTHORIZATION_FAILED');
+    observer.kafkaWritesRefused?.('INVALID_TIMESTAMP');
+    const text = await registry.metrics();
+    expect(text).toContain('signing_bridge_kafka_writes_refused{error="INVALID_TIMESTAMP"} 1');
+    expect(text).not.toContain('error="TOPIC_AUTHORIZATION_FAILED"');
+    observer.kafkaWritesRefused?.(undefined);
+    expect(await registry.metrics()).not.toContain('signing_bridge_kafka_writes_refused{');
+  });
+
+  it('when sends fail and writes stall, then kafka_write_errors_total counts each by code and kafka_write_stalled names where, until a write goes through', async () => {
+    const { observer, registry } = createMetrics();
+    observer.kafkaWriteFailed?.('NOT_ENOUGH_REPLICAS');
+    observer.kafkaWriteFailed?.('NOT_ENOUGH_REPLICAS');
+    observer.kafkaWritesStalled?.([
+      { topic: 'sb.ledger', partition: '3', problem: 'under-min-isr' },
+      { topic: 'sb.events', partition: 'all', problem: 'topic-missing' },
+    ]);
+    let text = await registry.metrics();
+    expect(text).toContain(
+      'signing_bridge_kafka_write_errors_total{error="NOT_ENOUGH_REPLICAS"} 2',
+    );
+    expect(text).toContain(
+      'signing_bridge_kafka_write_stalled{topic="sb.ledger",partition="3",problem="under-min-isr"} 1',
+    );
+    expect(text).toContain(
+      'signing_bridge_kafka_write_stalled{topic="sb.events",partition="all",problem="topic-missing"} 1',
+    );
+    observer.kafkaWritesStalled?.([]);
+    text = await registry.metrics();
+    expect(text).not.toContain('signing_bridge_kafka_write_stalled{');
+  });
+
   it('when the ledger size is reported, then ledger_bizids follows it', async () => {
     const { observer, registry } = createMetrics();
     observer.ledgerSize?.(1234);

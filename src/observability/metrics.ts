@@ -87,6 +87,20 @@ export function createMetrics(status?: ServiceStatus): Metrics {
     leaseChanged(held, reason) {
       if (!held && reason !== undefined) m.leaseLost.inc({ reason });
     },
+    kafkaWritesFailing: (failing) => m.writesFailing.set(failing ? 1 : 0),
+    kafkaWriteFailed: (kafkaError) => m.writeErrors.inc({ error: kafkaError }),
+    kafkaWritesStalled(stalls) {
+      // The stalls found now, none once a write goes through.
+      m.writesStalled.reset();
+      for (const { topic, partition, problem } of stalls) {
+        m.writesStalled.set({ topic, partition, problem }, 1);
+      }
+    },
+    kafkaWritesRefused(kafkaError) {
+      // One series, the refusal in force; none once Kafka takes the writes again.
+      m.writesRefused.reset();
+      if (kafkaError !== undefined) m.writesRefused.set({ error: kafkaError }, 1);
+    },
     keyHeldBack: ({ type }) => m.keyHolds.inc({ type }),
     keyRewound: ({ type, partitions }) => m.keyRewinds.inc({ type }, partitions),
     partitionLags: (lags) => kafka.partitionLags(lags),
@@ -201,6 +215,29 @@ function instruments(registers: Registry) {
       }),
       [{ reason: 'expired' }, { reason: 'crashed' }],
     ),
+    writesFailing: new Gauge({
+      ...common,
+      name: `${PREFIX}kafka_writes_failing`,
+      help: 'Whether writing to Kafka has failed for longer than 5 s and not gone through since (1: the bridge is not ready, /readyz names the error under kafka-writes), else 0',
+    }),
+    writeErrors: new Counter({
+      ...common,
+      name: `${PREFIX}kafka_write_errors_total`,
+      help: "Sends to Kafka that failed for a reason that may pass (the outbox sends them again), by Kafka's error code or the client's error name (NOT_ENOUGH_REPLICAS, KAFKA_STORAGE_ERROR, UNKNOWN_TOPIC_OR_PARTITION, KafkaJSConnectionError...)",
+      labelNames: ['error'] as const,
+    }),
+    writesStalled: new Gauge({
+      ...common,
+      name: `${PREFIX}kafka_write_stalled`,
+      help: 'While writes to Kafka have failed for more than 5 s: 1 per partition they are stuck on, by topic, partition (all: the whole topic) and problem (topic-missing, partition-missing, no-leader, under-min-isr, offline-replica; unexplained, topic and partition unknown, when the cluster looks well); no series otherwise',
+      labelNames: ['topic', 'partition', 'problem'] as const,
+    }),
+    writesRefused: new Gauge({
+      ...common,
+      name: `${PREFIX}kafka_writes_refused`,
+      help: "1 while Kafka refuses the bridge's writes until someone acts, by Kafka's error code (TOPIC_AUTHORIZATION_FAILED, INVALID_TIMESTAMP...): no command starts, the endings decided wait to be written, /readyz names kafka-refused; no series otherwise",
+      labelNames: ['error'] as const,
+    }),
     outage: withLabels(
       new Gauge({
         ...common,

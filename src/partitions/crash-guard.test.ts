@@ -1,13 +1,20 @@
 import { describe, expect, it, vi } from 'vitest';
 import { KafkaWriteFailed, OutboxClosed } from '../errors.js';
 import type { OutboundRecord } from '../kafka/index.js';
-import { CAREFUL_SCHEDULING_KEY, CrashGuard } from './crash-guard.js';
+import { type CarefulTurnVerdict, CrashGuard, SUSPECT_GRACE_MS } from './crash-guard.js';
 
 const marker = { kind: 'acquired' as const, instance: 'me', nonce: 'n' };
 
+/**
+ * A guard over an outbox whose Kafka takes every write (or as `write` says); `live` is the group's
+ * members as the guard asks for them (undefined: the group cannot be asked), `clock` its clock.
+ */
 function guard(write: (records: readonly OutboundRecord[]) => Promise<void> = async () => {}) {
   const written: OutboundRecord[] = [];
+  const group: { live: ReadonlySet<string> | undefined } = { live: new Set(['me']) };
+  const clock = { now: 0 };
   const onRefused = vi.fn();
+  const onHeld = vi.fn();
   const outbox = {
     write: vi.fn(async (records: readonly OutboundRecord[]) => {
       await write(records);
@@ -22,9 +29,12 @@ function guard(write: (records: readonly OutboundRecord[]) => Promise<void> = as
     owner: { assertSendable() {} },
     maxDeaths: 2,
     onRefused,
+    onHeld,
+    liveInstances: async () => group.live,
+    now: () => clock.now,
   });
   const values = () => written.map((r) => JSON.parse(String(r.value)));
-  return { crashGuard, written, values, onRefused, outbox };
+  return { crashGuard, written, values, onRefused, onHeld, outbox, group, clock };
 }
 
 const at = (topic: string, offset: number) => ({ topic, offset: String(offset) });
@@ -40,13 +50,30 @@ describe('CrashGuard, in hand', () => {
     expect(values().at(-1)).toEqual({ ...marker, inHand: { 'cmd.a': '9', 'cmd.b': '0' } });
   });
 
-  it('when the ledger refuses the marker for good, then it says so and the records may not run', async () => {
-    const refused = new KafkaWriteFailed('denied', {
-      details: { kafkaError: 'X', permanent: true },
+  it('when the ledger refuses the marker for what it is, then it says so and the records may not run', async () => {
+    const refused = new KafkaWriteFailed('too large', {
+      details: { kafkaError: 'MESSAGE_TOO_LARGE', permanent: true },
     });
     const { crashGuard, onRefused } = guard(() => Promise.reject(refused));
     await expect(crashGuard.admit('cmd.a', '0')).resolves.toBe(false);
     expect(onRefused).toHaveBeenCalledWith(refused);
+  });
+
+  it('when the ledger refuses the marker until someone acts (the clock), then it says so without failing, writes the marker as it stands again a second later, and the records run once it is taken', async () => {
+    const refused = new KafkaWriteFailed('timestamp out of range', {
+      details: { kafkaError: 'INVALID_TIMESTAMP', permanent: true },
+    });
+    const refusing = { now: true };
+    const { crashGuard, values, onRefused, onHeld } = guard(async () => {
+      if (refusing.now) throw refused;
+    });
+    const admitted = crashGuard.admit('cmd.a', '0');
+    void crashGuard.admit('cmd.b', '3');
+    await vi.waitFor(() => expect(onHeld).toHaveBeenCalledWith(refused));
+    refusing.now = false;
+    await expect(admitted).resolves.toBe(true);
+    expect(onRefused).not.toHaveBeenCalled();
+    expect(values().at(-1)).toEqual({ ...marker, inHand: { 'cmd.a': '0', 'cmd.b': '3' } });
   });
 
   it('when the outbox gave the marker up at shutdown, then the records may not run, and nothing is reported', async () => {
@@ -60,9 +87,9 @@ describe('CrashGuard, in hand', () => {
 describe('CrashGuard, recovering after a crash', () => {
   it('when a crashed holder had records in hand, then they run as usual and the marker says they are being recovered until the group committed past them', async () => {
     const { crashGuard, values } = guard();
-    await crashGuard.takeOver(new Map([['cmd.a', 5n]]), false, undefined);
+    await crashGuard.takeOver(new Map([['cmd.a', 5n]]), [], undefined);
     expect(crashGuard.careful).toBe(false);
-    expect(crashGuard.schedulingKey(at('cmd.a', 3))).toBeUndefined();
+    expect(crashGuard.carefulTurn(at('cmd.a', 3))).toEqual({ go: 'as-usual' });
     expect(values().at(-1)).toMatchObject({ recovering: { 'cmd.a': '5' } });
     crashGuard.committed('cmd.a', 5n);
     expect(crashGuard.recovering).toBe(true);
@@ -72,60 +99,176 @@ describe('CrashGuard, recovering after a crash', () => {
   });
 });
 
+/** A run's turn as the scheduler holds it: taken, or waiting until woken (counted in `woken`). */
+function asked(crashGuard: CrashGuard, record: { topic: string; offset: string }) {
+  const turn: CarefulTurnVerdict = crashGuard.carefulTurn(record);
+  const state = { woken: 0, stop: () => {} };
+  if (turn.go === 'wait') state.stop = turn.until(() => state.woken++);
+  return { turn, state };
+}
+
+/** Lets the microtasks in which waiters are woken run. */
+const wakeUps = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+const suspect = (deaths: number) => ({ instance: 'stalled', topic: 'cmd.a', offset: '4', deaths });
+
 describe('CrashGuard, careful in a crash loop', () => {
-  it('when not careful, then records keep their own scheduling key', () => {
-    expect(guard().crashGuard.schedulingKey(at('cmd.a', 0))).toBeUndefined();
+  it('when the crashed holders died without recovering, then runs go as usual', () => {
+    const { crashGuard } = guard();
+    void crashGuard.takeOver(new Map([['cmd.a', 5n]]), [], undefined);
+    expect(crashGuard.carefulTurn(at('cmd.a', 0))).toEqual({ go: 'as-usual' });
   });
 
-  it('when a crashed holder had records in hand, then they share one scheduling key, and so do later records, until the range is passed and every careful one ended', () => {
+  it('when a holder died recovering, then every run of the partition takes its one turn: the others wait holding nothing, never woken at once, and each turn that ends wakes the first of them', async () => {
     const { crashGuard } = guard();
-    void crashGuard.takeOver(new Map([['cmd.a', 5n]]), true, undefined);
-    expect(crashGuard.schedulingKey(at('cmd.a', 4))).toBe(CAREFUL_SCHEDULING_KEY);
-    expect(crashGuard.schedulingKey(at('cmd.b', 0))).toBe(CAREFUL_SCHEDULING_KEY);
-    expect(crashGuard.schedulingKey(at('cmd.a', 5))).toBe(CAREFUL_SCHEDULING_KEY);
-    crashGuard.carefulEnded();
-    crashGuard.carefulEnded();
-    expect(crashGuard.careful).toBe(true);
-    crashGuard.carefulEnded();
-    expect(crashGuard.careful).toBe(false);
-    expect(crashGuard.schedulingKey(at('cmd.a', 6))).toBeUndefined();
+    void crashGuard.takeOver(new Map([['cmd.a', 5n]]), ['stalled'], undefined);
+    const first = asked(crashGuard, at('cmd.a', 0));
+    expect(first.turn.go).toBe('alone');
+    // Records past the crashed range and of other topics wait as well: nothing runs beside it.
+    const waiting = [at('cmd.a', 1), at('cmd.b', 0), at('cmd.a', 9)].map((r) =>
+      asked(crashGuard, r),
+    );
+    expect(waiting.map((w) => w.turn)).toEqual(
+      waiting.map(() => ({
+        go: 'wait',
+        retryInMs: Number.POSITIVE_INFINITY,
+        until: expect.any(Function),
+      })),
+    );
+    await wakeUps();
+    expect(waiting.map((w) => w.state.woken)).toEqual([0, 0, 0]);
+    if (first.turn.go === 'alone') first.turn.end();
+    expect(waiting[0]?.state.woken).toBe(0);
+    await wakeUps();
+    expect(waiting.map((w) => w.state.woken)).toEqual([1, 0, 0]);
+    // Woken, it asks again and takes the turn; its end wakes the next.
+    const again = asked(crashGuard, at('cmd.a', 1));
+    expect(again.turn.go).toBe('alone');
+    if (again.turn.go === 'alone') again.turn.end();
+    await wakeUps();
+    expect(waiting.map((w) => w.state.woken)).toEqual([1, 1, 0]);
   });
 
-  it('when the group had committed past a topic’s range, then that range needs no care', () => {
+  it('when a run asks to wait a moment after the turn was free again (the scheduler holds it later), then it is woken all the same; one that stopped waiting is not, and the next is', async () => {
     const { crashGuard } = guard();
-    void crashGuard.takeOver(new Map([['cmd.a', 5n]]), true, undefined);
+    void crashGuard.takeOver(new Map([['cmd.a', 5n]]), ['stalled'], undefined);
+    const holder = crashGuard.carefulTurn(at('cmd.a', 0));
+    const refused = crashGuard.carefulTurn(at('cmd.a', 1));
+    const gone = asked(crashGuard, at('cmd.a', 2));
+    if (holder.go === 'alone') holder.end();
+    gone.state.stop();
+    await wakeUps();
+    let woken = 0;
+    if (refused.go === 'wait') refused.until(() => woken++);
+    expect(woken).toBe(0);
+    await wakeUps();
+    expect([woken, gone.state.woken]).toEqual([1, 0]);
+  });
+
+  it('when the group has committed past every crashed range, then care ends: every waiting run is woken at once and later ones go as usual', async () => {
+    const { crashGuard } = guard();
+    void crashGuard.takeOver(
+      new Map([
+        ['cmd.a', 5n],
+        ['cmd.b', 2n],
+      ]),
+      ['stalled'],
+      undefined,
+    );
+    asked(crashGuard, at('cmd.a', 0));
+    const waiting = [at('cmd.a', 1), at('cmd.b', 0)].map((r) => asked(crashGuard, r));
     crashGuard.committed('cmd.a', 5n);
-    expect(crashGuard.careful).toBe(true);
     crashGuard.committed('cmd.a', 6n);
+    expect(crashGuard.careful).toBe(true);
+    crashGuard.committed('cmd.b', 3n);
     expect(crashGuard.careful).toBe(false);
+    await wakeUps();
+    expect(waiting.map((w) => w.state.woken)).toEqual([1, 1]);
+    expect(crashGuard.carefulTurn(at('cmd.a', 7))).toEqual({ go: 'as-usual' });
+  });
+
+  it('when every holder suspected of dying is in the group again (it stalled), then care ends at once, whatever is left of the ranges, and every waiting run goes', async () => {
+    const { crashGuard } = guard();
+    void crashGuard.takeOver(new Map([['cmd.a', 5n]]), ['stalled', 'other'], undefined);
+    asked(crashGuard, at('cmd.a', 0));
+    const waiting = asked(crashGuard, at('cmd.a', 1));
+    expect(crashGuard.seen(new Set(['me', 'newcomer']))).toEqual([]);
+    expect(crashGuard.seen(new Set(['me', 'stalled']))).toEqual(['stalled']);
+    expect(crashGuard.careful).toBe(true);
+    expect(crashGuard.seen(new Set(['me', 'stalled', 'other']))).toEqual(['other']);
+    expect(crashGuard.careful).toBe(false);
+    await wakeUps();
+    expect(waiting.state.woken).toBe(1);
+    expect(crashGuard.seen(new Set(['stalled']))).toEqual([]);
   });
 
   it('before a careful record runs, it writes which record runs alone, with no death yet', async () => {
     const { crashGuard, values } = guard();
-    void crashGuard.takeOver(new Map([['cmd.a', 5n]]), true, undefined);
+    void crashGuard.takeOver(new Map([['cmd.a', 5n]]), ['stalled'], undefined);
     await expect(crashGuard.beforeCarefulRun(at('cmd.a', 4))).resolves.toBe('run');
     expect(values().at(-1)).toEqual({ instance: 'me', topic: 'cmd.a', offset: '4', deaths: 0 });
   });
 
-  it('when the crashed holder was running that very record alone, then it runs again with one death more, and once it has seen the limit it is dead-lettered', async () => {
-    const once = guard();
-    void once.crashGuard.takeOver(new Map([['cmd.a', 5n]]), true, {
-      instance: 'dead',
-      topic: 'cmd.a',
-      offset: '4',
-      deaths: 0,
-    });
-    await expect(once.crashGuard.beforeCarefulRun(at('cmd.a', 3))).resolves.toBe('run');
-    await expect(once.crashGuard.beforeCarefulRun(at('cmd.a', 4))).resolves.toBe('run');
-    expect(once.values().at(-1)).toMatchObject({ offset: '4', deaths: 1 });
-    const twice = guard();
-    void twice.crashGuard.takeOver(new Map([['cmd.a', 5n]]), true, {
-      instance: 'dead',
-      topic: 'cmd.a',
-      offset: '4',
-      deaths: 1,
-    });
-    await expect(twice.crashGuard.beforeCarefulRun(at('cmd.a', 4))).resolves.toBe('dead-letter');
-    expect(twice.values().some((v) => 'deaths' in v)).toBe(false);
+  it('when care ended before the record ran, then it runs as usual and writes no careful-run record', async () => {
+    const { crashGuard, values } = guard();
+    void crashGuard.takeOver(new Map([['cmd.a', 5n]]), ['stalled'], undefined);
+    crashGuard.seen(new Set(['stalled']));
+    await expect(crashGuard.beforeCarefulRun(at('cmd.a', 4))).resolves.toBe('run');
+    expect(values().some((v) => 'deaths' in v)).toBe(false);
+  });
+
+  it('when the crashed holder was running that very record alone, then it runs again at once with one death more', async () => {
+    const { crashGuard, values } = guard();
+    void crashGuard.takeOver(new Map([['cmd.a', 5n]]), ['stalled'], suspect(0));
+    const turn = crashGuard.carefulTurn(at('cmd.a', 4));
+    expect(turn.go).toBe('alone');
+    await expect(crashGuard.beforeCarefulRun(at('cmd.a', 4))).resolves.toBe('run');
+    expect(values().at(-1)).toMatchObject({ offset: '4', deaths: 1 });
+    expect(crashGuard.carefulTurn(at('cmd.a', 3)).go).toBe('wait');
+  });
+
+  it('when running that record again would be its last death, then it waits for its holder to come back (others take the turn meanwhile) until SUSPECT_GRACE_MS after the take-over; still not in the group then, it is dead-lettered', async () => {
+    const { crashGuard, values, group, clock } = guard();
+    clock.now = 1_000;
+    void crashGuard.takeOver(new Map([['cmd.a', 5n]]), ['stalled'], suspect(1));
+    clock.now = 1_000 + SUSPECT_GRACE_MS - 4_000;
+    const held = asked(crashGuard, at('cmd.a', 4));
+    expect(held.turn).toEqual({ go: 'wait', retryInMs: 4_000, until: expect.any(Function) });
+    const other = crashGuard.carefulTurn(at('cmd.a', 3));
+    expect(other.go).toBe('alone');
+    await wakeUps();
+    expect(held.state.woken).toBe(0);
+    clock.now = 1_000 + SUSPECT_GRACE_MS;
+    group.live = new Set(['me', 'newcomer']);
+    // Its wait is over; it waits for the turn like any run.
+    expect(crashGuard.carefulTurn(at('cmd.a', 4)).go).toBe('wait');
+    if (other.go === 'alone') other.end();
+    expect(crashGuard.carefulTurn(at('cmd.a', 4)).go).toBe('alone');
+    await expect(crashGuard.beforeCarefulRun(at('cmd.a', 4))).resolves.toBe('dead-letter');
+    expect(values().filter((v) => v.offset === '4')).toEqual([]);
+  });
+
+  it('when the holder of that record comes back while it waits, then it is woken and runs alone as no death', async () => {
+    const { crashGuard, values } = guard();
+    void crashGuard.takeOver(new Map([['cmd.a', 5n]]), ['stalled', 'dead'], suspect(1));
+    const held = asked(crashGuard, at('cmd.a', 4));
+    expect(crashGuard.seen(new Set(['me', 'stalled']))).toEqual(['stalled']);
+    await wakeUps();
+    expect(held.state.woken).toBe(1);
+    // Still careful ('dead' is not back): it runs alone, its deaths as they were.
+    expect(crashGuard.carefulTurn(at('cmd.a', 4)).go).toBe('alone');
+    await expect(crashGuard.beforeCarefulRun(at('cmd.a', 4))).resolves.toBe('run');
+    expect(values().at(-1)).toMatchObject({ offset: '4', deaths: 1 });
+  });
+
+  it('when its holder is in the group at the last moment, or the group cannot be asked, then the record is not dead-lettered: it runs, its deaths as they were', async () => {
+    for (const live of [new Set(['me', 'stalled']), undefined]) {
+      const { crashGuard, values, group, clock } = guard();
+      void crashGuard.takeOver(new Map([['cmd.a', 5n]]), ['stalled'], suspect(1));
+      clock.now = SUSPECT_GRACE_MS;
+      group.live = live;
+      await expect(crashGuard.beforeCarefulRun(at('cmd.a', 4))).resolves.toBe('run');
+      expect(values().at(-1)).toMatchObject({ offset: '4', deaths: 1 });
+    }
   });
 });

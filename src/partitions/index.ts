@@ -1,6 +1,6 @@
-export { CAREFUL_SCHEDULING_KEY } from './crash-guard.js';
 export { Lease, type LoseReason } from './lease.js';
 export { marginMs, sweepIntervalMs, vouchedSince } from './ledger-upkeep.js';
+export type { Fate } from './offsets.js';
 export * from './partition-machine.js';
 export { PartitionTask } from './partition-task.js';
 export { Partitions, type PartitionsOptions } from './partitions.js';

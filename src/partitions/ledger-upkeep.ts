@@ -10,20 +10,35 @@
  *   ledger partition, the first offset written within the window (less a margin): the restore
  *   checkpoint. Nothing before it is needed any more.
  * - A restore reads from the checkpoint (kafkajs starts an assigned partition at the group's
- *   committed offset). A partition with none yet (a ledger written before this version, or the
- *   group's offsets expired after it stood still longer than the broker keeps them) starts at
- *   the first offset written within the window, which becomes its checkpoint.
+ *   committed offset), but only from one the bridge committed: it keeps CHECKPOINT_METADATA with
+ *   it, and an offset without it was set by someone else (an operator's reset of the group's
+ *   offsets, `--all-topics` included). A checkpoint that is not the bridge's, or none (a new
+ *   group, a ledger written before this version, the group's offsets expired after it stood
+ *   still longer than the broker keeps them), may lie past entries still needed, so the restore
+ *   reads the ledger from its start: compacted, it holds each bizId's last record, so nothing is
+ *   missed, at the cost of reading the tombstones and old entries a checkpoint would skip once.
+ *   That start becomes the partition's checkpoint until the next sweep.
  */
 import type { Logger } from 'pino';
-import type { GroupConsumer, OutboundRecord } from '../kafka/index.js';
+import type { CommittedOffset, GroupConsumer, OutboundRecord } from '../kafka/index.js';
 import type { Ledger } from '../ledger/index.js';
 import type { Outbox, WriteGate } from '../producers/index.js';
 
 // Records per write of a sweep: one write travels in one produce request.
 const SWEEP_CHUNK = 500;
 
+/**
+ * Kept with every restore checkpoint the bridge commits, so that a committed offset of the
+ * ledger topic tells whether the bridge set it: Kafka's tools (kafka-consumer-groups
+ * --reset-offsets) and kafkajs' admin commit theirs with none.
+ */
+export const CHECKPOINT_METADATA = 'signing-bridge ledger checkpoint';
+
 export interface LedgerUpkeepOptions {
-  readonly consumer: Pick<GroupConsumer, 'committed' | 'offsetForTime' | 'seek' | 'commit'>;
+  readonly consumer: Pick<
+    GroupConsumer,
+    'committed' | 'positions' | 'offsetForTime' | 'seek' | 'commit'
+  >;
   readonly ledger: Ledger;
   readonly outbox: Outbox;
   readonly windowMs: number;
@@ -36,7 +51,12 @@ export function sweepIntervalMs(windowMs: number): number {
   return Math.min(15 * 60_000, Math.max(1_000, Math.floor(windowMs / 8)));
 }
 
-/** Clock skew and writes still in the outbox: the checkpoint stays this much before the window. */
+/**
+ * The checkpoint stays this much before the window: writes still in the outbox (stamped when
+ * sent) and a step of this instance's clock meanwhile. The ledger's record times are its writers'
+ * own (CreateTime), the clock this compares them with. The expired-record cutoff takes it off the
+ * window for skew between this clock and the record times (the broker's, on LogAppendTime).
+ */
 export function marginMs(windowMs: number): number {
   return Math.min(5 * 60_000, Math.floor(windowMs / 4));
 }
@@ -45,7 +65,8 @@ export function marginMs(windowMs: number): number {
  * The oldest record time a partition's ledger vouches for: a command that ran wrote its entry
  * at or after its record's time, and the sweep keeps every entry written within the window, so
  * whether a record younger than this ran is known. The margin is taken off the window (not
- * added): a producer's clock ahead of ours makes a record look younger than it is.
+ * added): a record time from a clock ahead of ours (the broker's; a producer's on a CreateTime
+ * topic) makes a record look younger than it is.
  */
 export function vouchedSince(nowMs: number, windowMs: number): number {
   return nowMs - windowMs + marginMs(windowMs);
@@ -59,17 +80,34 @@ export class LedgerUpkeep {
   }
 
   /**
-   * Before an acquisition reads ledger partition `partition`: a partition without a checkpoint
-   * starts within the window, and that start becomes its checkpoint.
+   * Before an acquisition reads ledger partition `partition`: from the bridge's own checkpoint,
+   * or else from the ledger's start, which becomes its checkpoint.
    */
   async position(partition: number): Promise<void> {
     const { consumer, ledger, log } = this.#options;
-    const committed = await consumer.committed([ledger.topic], partition);
-    if (committed.has(ledger.topic)) return;
-    const offset = await consumer.offsetForTime(ledger.topic, partition, this.#windowStart());
-    consumer.seek(ledger.topic, partition, offset);
+    const { topic } = ledger;
+    let found: CommittedOffset | undefined;
+    let start: string;
+    try {
+      found = (await consumer.committed([topic], partition)).get(topic);
+      if (found?.metadata === CHECKPOINT_METADATA) return;
+      const positions = await consumer.positions([topic]);
+      start = positions.find((p) => p.partition === partition)?.logStart ?? '0';
+    } catch (error) {
+      // Offset 0 is the start of a compacted log; were it gone, kafkajs starts at the earliest.
+      log.warn({ err: error, partition }, 'ledger checkpoint unknown; reading from the start');
+      consumer.seek(topic, partition, '0');
+      return;
+    }
+    consumer.seek(topic, partition, start);
+    if (found !== undefined) {
+      log.warn(
+        { partition, committed: found.offset, metadata: found.metadata, from: start },
+        "the ledger's committed offset was not set by the bridge (the group's offsets were reset?): a restore from it could miss entries, so it reads the ledger from its start",
+      );
+    }
     await consumer
-      .commit([{ topic: ledger.topic, partition, offset }])
+      .commit([{ topic, partition, offset: start, metadata: CHECKPOINT_METADATA }])
       .catch((error: unknown) =>
         log.warn({ err: error, partition }, 'ledger checkpoint not committed'),
       );
@@ -101,7 +139,9 @@ export class LedgerUpkeep {
     }
     gate.assertWritable();
     const offset = await consumer.offsetForTime(ledger.topic, partition, this.#windowStart());
-    await consumer.commit([{ topic: ledger.topic, partition, offset }]);
+    await consumer.commit([
+      { topic: ledger.topic, partition, offset, metadata: CHECKPOINT_METADATA },
+    ]);
     if (expired.length + refreshed.length > 0) {
       const held = ledger.size(partition);
       log.info(

@@ -82,6 +82,15 @@ describe('PartitionOffsets', () => {
     expect(partition.inFlight).toBe(2);
   });
 
+  it('when a record comes again from a rebalance or a seek, it is at or above the last commit; one below what Kafka committed is of another log, and nothing is taken', () => {
+    const partition = tracked('5', '6');
+    partition.finish('5');
+    partition.markCommitted('6');
+    expect(partition.receive('6', 'k', () => true)).toBe('skip');
+    expect(partition.receive('5', 'k', () => true)).toBe('gone-back');
+    expect(partition.inFlight).toBe(1);
+  });
+
   it('when an unknown or already finished offset is finished, then it is ignored', () => {
     const partition = tracked('5');
     expect(partition.finish('9')).toBe(false);

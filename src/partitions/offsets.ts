@@ -6,7 +6,9 @@
  * Records arrive in offset order, possibly with gaps, from where the fetch stands; it stands
  * lower again after a seek back to a held-back record or a rebalance, and a record seen before
  * is then skipped unless it is the first its key left behind. The commit never passes a record
- * in hand and unfinished, nor one left behind.
+ * in hand and unfinished, nor one left behind, so no seek or rebalance brings the fetch below
+ * the last commit Kafka made: a record below it is of another log (the topic was deleted and created
+ * again under this instance, kafkajs moving to its start), and these offsets say nothing of it.
  */
 
 /** What becomes of a record as it arrives. */
@@ -18,7 +20,9 @@ export type Fate =
   /** Left in Kafka, the first of its key since it last had everything in hand. */
   | 'hold-first'
   /** Seen before: in hand, finished, or behind its key's first record left. */
-  | 'skip';
+  | 'skip'
+  /** Below the last commit: the log is not the one these offsets are of. Nothing is taken. */
+  | 'gone-back';
 
 /**
  * A key with records left in Kafka. `at`: its first one left is at `from`, its later ones wait
@@ -46,6 +50,8 @@ export class PartitionOffsets {
   // The last committed position; before any commit, the first offset received, since committing
   // that would not move the group forward.
   #committed: bigint | undefined;
+  // The last position Kafka said it committed: no fetch of this log comes back below it.
+  #lastCommit: bigint | undefined;
 
   get inFlight(): number {
     return this.#unfinished.size;
@@ -82,6 +88,7 @@ export class PartitionOffsets {
    */
   receive(offset: string, key: string, hasRoom: () => boolean): Fate {
     const value = BigInt(offset);
+    if (this.#lastCommit !== undefined && value < this.#lastCommit) return 'gone-back';
     const seen = this.#highest !== undefined && value <= this.#highest;
     const fate = seen
       ? this.#receiveAgain(value, key, hasRoom)
@@ -154,6 +161,7 @@ export class PartitionOffsets {
   markCommitted(offset: string): void {
     const value = BigInt(offset);
     if (this.#committed === undefined || value > this.#committed) this.#committed = value;
+    if (this.#lastCommit === undefined || value > this.#lastCommit) this.#lastCommit = value;
   }
 
   #receiveNew(value: bigint, key: string, hasRoom: () => boolean): Fate {

@@ -126,15 +126,16 @@ describe('PartitionTask', () => {
       owner: { assertSendable() {} },
       maxDeaths: 2,
       onRefused: () => {},
+      liveInstances: async () => new Set(['me']),
     });
     const inHand = new Map([['cmd.a', 5n]]);
     expect(
-      new PartitionTask(0, { phase: 'active' }, heldLease).recover(inHand, false, undefined),
+      new PartitionTask(0, { phase: 'active' }, heldLease).recover(inHand, [], undefined),
     ).toBe(false);
 
     const task = new PartitionTask(0, { phase: 'active' }, heldLease);
     task.acquire(guard, new LedgerReader({ instance: 'me', nonce: 'n' }), 0);
-    expect(task.recover(inHand, false, undefined)).toBe(true);
+    expect(task.recover(inHand, [], undefined)).toBe(true);
     const last = () => JSON.parse(String(written.at(-1)?.value));
     await vi.waitFor(() => expect(last()).toMatchObject({ recovering: { 'cmd.a': '5' } }));
     task.committedSince('cmd.a', 6n);

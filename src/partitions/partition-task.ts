@@ -11,8 +11,19 @@
 import { setMaxListeners } from 'node:events';
 import { PartitionReleased } from '../errors.js';
 import type { OutboundRecord } from '../kafka/index.js';
-import { type CarefulRun, forwardedRecord, type LedgerReader } from '../ledger/index.js';
-import type { CarefulVerdict, CrashGuard, GuardedRecord } from './crash-guard.js';
+import {
+  type CarefulRun,
+  forwardedRecord,
+  type LedgerReader,
+  logsRecord,
+} from '../ledger/index.js';
+import { type Logs, logsValue, seenLogs } from './command-logs.js';
+import type {
+  CarefulTurnVerdict,
+  CarefulVerdict,
+  CrashGuard,
+  GuardedRecord,
+} from './crash-guard.js';
 import { type Fate, PartitionOffsets, type TopicPartitionOffset } from './offsets.js';
 import {
   type Decision,
@@ -38,6 +49,9 @@ export class PartitionTask {
   #reader: LedgerReader | undefined;
   #acquiredAt = 0;
   readonly #forwarded = new Map<string, bigint>();
+  // The command topics' logs as the partition's ledger has seen them (command-logs.ts), once
+  // taken over.
+  #logs: Logs | undefined;
   readonly #offsets = new Map<string, PartitionOffsets>();
   readonly #timers = new Map<Timer, NodeJS.Timeout>();
   #running = 0;
@@ -53,6 +67,12 @@ export class PartitionTask {
   sharing = false;
   /** Of the first assignment, not yet active or given up: start-up waits for it. */
   firstRestore = false;
+  /**
+   * The command topics' logs of this partition as found before its restore (their start and
+   * end), to tell at the take-over whether each is the one its ledger speaks of; undefined when
+   * they could not be found.
+   */
+  logsFound: Logs | undefined;
 
   constructor(partition: number, state: PartitionState, lease: LeaseHolder) {
     this.partition = partition;
@@ -147,11 +167,11 @@ export class PartitionTask {
    */
   recover(
     inHand: ReadonlyMap<string, bigint>,
-    crashLoop: boolean,
+    suspects: readonly string[],
     suspect: CarefulRun | undefined,
   ): boolean {
     if (!this.#guard) return false;
-    void this.#guard.takeOver(inHand, crashLoop, suspect);
+    void this.#guard.takeOver(inHand, suspects, suspect);
     return true;
   }
 
@@ -168,35 +188,56 @@ export class PartitionTask {
     return this.#guard?.admit(topic, lastOffset, highWatermark);
   }
 
-  /** Records taken now run one at a time, after a crash loop (crash-guard.ts). */
+  /** Its runs go one at a time, after a crash loop (crash-guard.ts). */
   get careful(): boolean {
     return this.#guard?.careful ?? false;
   }
 
-  /** The careful scheduling key of a record taken now, while care lasts; else undefined. */
-  carefulKey(record: GuardedRecord): string | undefined {
-    return this.#guard?.schedulingKey(record);
+  /** Whether a run of the record may go now: as usual, alone, or once woken (crash-guard.ts). */
+  carefulTurn(record: GuardedRecord): CarefulTurnVerdict {
+    return this.#guard?.carefulTurn(record) ?? { go: 'as-usual' };
   }
 
   beforeCarefulRun(record: GuardedRecord): Promise<CarefulVerdict> {
     return this.#guard?.beforeCarefulRun(record) ?? Promise.resolve('run');
   }
 
-  carefulEnded(): void {
-    this.#guard?.carefulEnded();
+  /** The instance ids in the group now; returns the suspects of a crash loop among them. */
+  seen(live: ReadonlySet<string>): string[] {
+    return this.#guard?.seen(live) ?? [];
   }
 
   /**
    * The partition's marks as they stand, which a sweep writes again (ledger-upkeep.ts): this
-   * acquisition's ownership marker and the forwarded mark.
+   * acquisition's ownership marker, the forwarded mark and the command logs.
    */
   marks(ledgerTopic: string): OutboundRecord[] {
+    const logs = this.logsRecord(ledgerTopic);
     return [
       ...(this.#guard ? [this.#guard.markerRecord()] : []),
-      ...(this.#forwarded.size > 0
-        ? [forwardedRecord(ledgerTopic, this.partition, this.#forwarded, this.acquisition)]
-        : []),
+      ...(this.#forwarded.size > 0 ? [this.forwardedRecord(ledgerTopic)] : []),
+      ...(logs ? [logs] : []),
     ];
+  }
+
+  forwardedRecord(ledgerTopic: string): OutboundRecord {
+    return forwardedRecord(ledgerTopic, this.partition, this.#forwarded, this.acquisition);
+  }
+
+  /** The command topics' logs taken over from the partition's ledger (command-logs.ts). */
+  adoptLogs(logs: Logs): void {
+    this.#logs = logs;
+  }
+
+  /**
+   * The command topics' logs as this acquisition has seen them: as taken over, their ends raised
+   * past what it took in hand and forwarded since. Undefined before it took the partition over:
+   * it knows nothing of them, and must not write over what the ledger knows.
+   */
+  logsRecord(ledgerTopic: string): OutboundRecord | undefined {
+    if (this.#logs === undefined) return undefined;
+    const seen = seenLogs(this.#logs, this.#guard?.inHand ?? new Map(), this.#forwarded);
+    return logsRecord(ledgerTopic, this.partition, logsValue(seen), this.acquisition);
   }
 
   // Forwarding (src/consumers/forwarding.ts): per command topic, the last record of this

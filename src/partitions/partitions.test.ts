@@ -1,12 +1,14 @@
-import pino from 'pino';
-import { describe, expect, it, vi } from 'vitest';
+import pino, { type Logger } from 'pino';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { asRead } from '../../test/support/inbound-record.js';
 import { KafkaWriteFailed, LedgerUnwritable } from '../errors.js';
 import type { OutboundRecord, TopicPartitions } from '../kafka/index.js';
-import { Ledger } from '../ledger/index.js';
+import { Ledger, markerRecord } from '../ledger/index.js';
 import { Outbox } from '../producers/index.js';
 import { fetchPlan } from './fetch-plan.js';
 import { Lease } from './lease.js';
+import { CHECKPOINT_METADATA } from './ledger-upkeep.js';
+import type { PartitionTask } from './partition-task.js';
 import { Partitions } from './partitions.js';
 
 const topics = { commands: ['cmd.a', 'cmd.b'], ledger: 'ledger' };
@@ -18,6 +20,7 @@ function driver(
     live?: string[];
     onShareChange?: (held: number) => void;
     leaseMs?: number;
+    log?: Logger;
   } = {},
 ) {
   const fetching = new Map<string, boolean>();
@@ -27,7 +30,9 @@ function driver(
   };
   const consumer = {
     liveInstances: vi.fn(async () => new Set(['me', ...(options.live ?? [])])),
-    committed: vi.fn(async () => new Map([['ledger', '0']])),
+    committed: vi.fn(
+      async () => new Map([['ledger', { offset: '0', metadata: CHECKPOINT_METADATA }]]),
+    ),
     offsetForTime: vi.fn(async () => '0'),
     positions: vi.fn(async () => [
       { topic: 'cmd.a', partition: 0, logStart: '0', highWatermark: '9', committed: '5' },
@@ -70,7 +75,7 @@ function driver(
       crashLoopLimit: 2,
       ledgerWindowMs: 60_000,
     },
-    log: pino({ level: 'silent' }),
+    log: options.log ?? pino({ level: 'silent' }),
   });
   /** Reads back into the partition every marker this instance wrote there, as Kafka would. */
   const readLedger = (partition: number) => {
@@ -177,6 +182,44 @@ describe('Partitions', () => {
     expect(partitions.task(0)?.canStart).toBe(true);
   });
 
+  it("when a command topic's log ends before the end its ledger saw (the topic was created again), then the ledger's marks of positions in it are dropped and those of other topics kept; the logs as found are written", async () => {
+    const { partitions, written, readLedger } = driver();
+    // Partition 0's logs are now cmd.a [0, 9) and cmd.b [2, 9) (the consumer's positions).
+    written.push(
+      {
+        topic: 'ledger',
+        partition: 0,
+        key: ' logs',
+        value: '{"cmd.a":{"start":"0","end":"21"},"cmd.b":{"start":"2","end":"6"}}',
+      },
+      { topic: 'ledger', partition: 0, key: ' forwarded', value: '{"cmd.a":"20","cmd.b":"5"}' },
+      {
+        topic: 'ledger',
+        partition: 0,
+        key: ' ownership old',
+        value:
+          '{"kind":"acquired","instance":"old","nonce":"x","inHand":{"cmd.a":"15","cmd.b":"7"}}',
+      },
+    );
+    partitions.onAssignment([0]);
+    await vi.waitFor(() => expect(markers(written, 'acquired')).toHaveLength(2));
+    readLedger(0);
+    await partitions.whenRestored();
+    const task = partitions.task(0);
+    expect(task?.forwardedUpTo('cmd.a')).toBe(-1n);
+    expect(task?.forwardedUpTo('cmd.b')).toBe(5n);
+    await vi.waitFor(() => {
+      const last = (key: string) => written.filter((r) => r.key === key).at(-1)?.value;
+      expect(JSON.parse(String(last(' logs')))).toEqual({
+        'cmd.a': { start: '0', end: '9' },
+        'cmd.b': { start: '2', end: '9' },
+      });
+      expect(JSON.parse(String(last(' forwarded')))).toEqual({ 'cmd.b': '5' });
+      // What the crashed holder had in hand is recovered only where its log is the same.
+      expect(JSON.parse(String(last(' ownership me'))).recovering).toEqual({ 'cmd.b': '7' });
+    });
+  });
+
   it('when partitions turn active, then they count in the share; a revoked one counts while it drains and is given up just before its released marker is written', async () => {
     const shares: Array<{ held: number; releasedMarkers: number }> = [];
     let written: OutboundRecord[] = [];
@@ -280,6 +323,27 @@ describe('the lease on the partitions', () => {
     expect(partitions.held()).toEqual([0, 1]);
   });
 
+  it("when a command topic's log went back under the bridge (created again), then every partition it holds is given up, writing nothing, goes back to its committed offsets (or its start) and is acquired afresh", async () => {
+    const { partitions, written, consumer, readLedger } = await active();
+    const old = partitions.task(0) as PartitionTask;
+    const run = old.startRun();
+    const before = written.length;
+    partitions.logWentBack(old, 'cmd.a', '0');
+    expect(run.aborted).toBe(true);
+    expect([partitions.task(0), partitions.task(1)]).toEqual([undefined, undefined]);
+    await vi.waitFor(() => expect(markers(written, 'acquired')).toHaveLength(4));
+    expect(written.slice(before).filter((r) => !String(r.value).includes('acquired'))).toEqual([]);
+    expect(consumer.seek.mock.calls).toEqual([
+      ['cmd.a', 0, '5'],
+      ['cmd.b', 0, '2'],
+      ['cmd.a', 1, '7'],
+    ]);
+    readLedger(0);
+    readLedger(1);
+    await vi.waitFor(() => expect(partitions.task(0)?.canStart).toBe(true));
+    expect(partitions.task(0)).not.toBe(old);
+  });
+
   it('when the process was frozen past the lease and a join comes before its timer, then what it held is given up first: a partition kept is acquired afresh, not carried on', async () => {
     let now = 1_000;
     vi.spyOn(performance, 'now').mockImplementation(() => now);
@@ -351,5 +415,50 @@ describe('fetchPlan', () => {
       { topic: 'ledger', partitions: [1] },
     ]);
     expect(held.pause).toContainEqual({ topic: 'cmd.a', partitions: [4, 1, 2] });
+  });
+});
+
+describe('a partition careful after a crash loop', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('when the previous holder died recovering, then the partition is careful and the group is asked every few seconds whether that holder is back; once it is (it stalled), care ends, it is said once, and the asking stops', async () => {
+    vi.useFakeTimers({
+      shouldAdvanceTime: true,
+      toFake: ['setTimeout', 'clearTimeout', 'performance'],
+    });
+    const lines: Array<Record<string, unknown>> = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const { partitions, written, readLedger, consumer } = driver({ log });
+    // Its last marker: it held partition 0, recovering what a holder before it had in hand.
+    const recovering = { inHand: { 'cmd.a': '7' }, recovering: { 'cmd.a': '6' } };
+    const marker = { kind: 'acquired' as const, instance: 'stalled', nonce: 'x', ...recovering };
+    written.push(markerRecord('ledger', 0, marker));
+    partitions.onAssignment([0]);
+    await vi.waitFor(() => expect(markers(written, 'acquired')).toHaveLength(2));
+    readLedger(0);
+    await partitions.whenRestored();
+    const task = partitions.task(0) as PartitionTask;
+    expect(task.careful).toBe(true);
+    const asked = consumer.liveInstances.mock.calls.length;
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(consumer.liveInstances).toHaveBeenCalledTimes(asked + 1);
+    expect(task.careful).toBe(true);
+
+    consumer.liveInstances.mockResolvedValue(new Set(['me', 'stalled']));
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(task.careful).toBe(false);
+    const cleared = lines.filter((l) => String(l.msg).startsWith('suspected crash loop cleared'));
+    expect(cleared).toEqual([
+      expect.objectContaining({
+        level: 30,
+        partition: 0,
+        instance: 'stalled',
+        msg: 'suspected crash loop cleared: stalled is back in the group (it stalled, it did not die)',
+      }),
+    ]);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(consumer.liveInstances).toHaveBeenCalledTimes(asked + 2);
   });
 });

@@ -8,8 +8,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { LedgerUnwritable, OutboxClosed, PartitionReleased } from '../errors.js';
-import type { FetchedBatch, GroupConsumer } from '../kafka/index.js';
+import {
+  type KafkaWriteFailed,
+  LedgerUnwritable,
+  OutboxClosed,
+  PartitionReleased,
+} from '../errors.js';
+import type { FetchedBatch, GroupConsumer, PartitionPosition } from '../kafka/index.js';
 import {
   type Ledger,
   LedgerReader,
@@ -18,7 +23,9 @@ import {
   type OwnershipMarker,
 } from '../ledger/index.js';
 import type { Outbox } from '../producers/index.js';
-import { CAREFUL_SCHEDULING_KEY, CrashGuard } from './crash-guard.js';
+import { sleep } from '../retry/retry.js';
+import { currentLogs, type LogExtent, type Logs, renewedTopics, seenLogs } from './command-logs.js';
+import { CrashGuard } from './crash-guard.js';
 import { fetchPlan, type Holds } from './fetch-plan.js';
 import type { Lease, LeaseDecision, LeaseEvent, LoseReason } from './lease.js';
 import { LedgerUpkeep } from './ledger-upkeep.js';
@@ -59,6 +66,12 @@ export interface PartitionsOptions {
    */
   readonly onLedgerUnwritable: (error: LedgerUnwritable) => void;
   /**
+   * The ledger refuses what may be in hand until someone acts (an ACL, the clock): the crash
+   * guard writes it again until it goes (crash-guard.ts), and nothing of the partition runs
+   * meanwhile; the bridge is not ready.
+   */
+  readonly onLedgerHeld?: (error: KafkaWriteFailed) => void;
+  /**
    * How many partitions this instance holds for the platform budget, each time that changes: a
    * partition counts from the moment it turns active until its release gives it up, just before
    * its `released` marker is written (docs/design.md, "Circuit breaker and rate limit").
@@ -73,6 +86,12 @@ export interface PartitionsOptions {
   };
   readonly log: Logger;
 }
+
+/**
+ * How often, while a partition is careful after a crash loop, the group is asked whether the
+ * holders suspected of dying are back (crash-guard.ts): one describeGroup for every partition.
+ */
+const SUSPECT_POLL_MS = 2_000;
 
 const TIMER_EVENTS: Record<Timer, PartitionEvent> = {
   handover: { type: 'handover-timed-out' },
@@ -90,6 +109,7 @@ export class Partitions {
   #firstRestore: { done: Promise<void>; resolve: () => void } | undefined;
   #whenGone: Array<() => void> = [];
   #leaseTimer: NodeJS.Timeout | undefined;
+  #suspectTimer: NodeJS.Timeout | undefined;
   readonly #upkeep: LedgerUpkeep;
   readonly #committer: OffsetCommitter;
 
@@ -267,6 +287,36 @@ export class Partitions {
     return this.#tasks.get(partition)?.nextInHand(topic);
   }
 
+  /**
+   * A record of the topic was fetched below what the task had committed: the partition's log of
+   * it went back under this instance (the topic was deleted and created again, kafkajs moving to
+   * its start; or a broker lost records). What the tasks hold of that topic speaks of another
+   * log, and a command of it finishing would finish an offset of the new one. The topic is read
+   * on every partition this instance holds, and another partition's fetch may not have noticed
+   * yet (its old position still within the new log), so each is given up at once, writing and
+   * committing nothing (as when the lease ends), and acquired afresh from the group's committed
+   * offsets (Kafka deleted the topic's with it: its start), whose take-over tells the logs apart
+   * (command-logs.ts).
+   */
+  logWentBack(task: PartitionTask, topic: string, offset: string): void {
+    if (this.#tasks.get(task.partition) !== task || task.phase !== 'active') return;
+    const partitions = [...this.#tasks.values()]
+      .filter((t) => t.phase === 'active')
+      .map((t) => t.partition);
+    this.#options.log.warn(
+      { topic, partition: task.partition, offset, partitions },
+      "a command topic's log went back under this instance (deleted and created again?): its partitions are given up and acquired afresh",
+    );
+    for (const partition of partitions) this.#dispatch(partition, { type: 'lost' });
+    void this.#rewindToCommitted(partitions).then(() => {
+      if (this.#stopping || this.#options.lease.lost) return;
+      const again = partitions.filter((p) => this.#assigned.includes(p) && !this.#tasks.has(p));
+      for (const partition of again) this.#open(partition);
+      this.#learnMembers(again);
+      this.#fetch();
+    });
+  }
+
   /** Sweeps the ledger of every active partition (ledger-upkeep.ts); call every sweep interval. */
   upkeep(): void {
     const { topic } = this.#options.ledger;
@@ -279,6 +329,7 @@ export class Partitions {
   /** Releases every partition, giving running commands `drainMs` to finish; takes nothing new. */
   releaseAll(drainMs: number): Promise<void> {
     clearTimeout(this.#leaseTimer);
+    clearTimeout(this.#suspectTimer);
     this.#stopping = { drainMs };
     const gone = new Promise<void>((resolve) => this.#whenGone.push(resolve));
     this.#hold('stopping', true);
@@ -354,16 +405,30 @@ export class Partitions {
     else acquire();
   }
 
-  /** Fetches each command partition from the group's committed offset, or its start. */
+  /**
+   * Fetches each command partition from the group's committed offset, or its start. Asked again
+   * until Kafka answers (a broker restarting, say): acquiring without it would leave the records
+   * dropped with the lost tasks unread for good. Gives up only when the lease is lost again or
+   * the bridge stops, and the caller then acquires nothing.
+   */
   async #rewindToCommitted(partitions: readonly number[]): Promise<void> {
     const { consumer, topics, log } = this.#options;
-    try {
-      const positions = await consumer.positions(topics.commands);
-      for (const { topic, partition, committed, logStart } of positions) {
-        if (partitions.includes(partition)) consumer.seek(topic, partition, committed ?? logStart);
+    for (let attempt = 0; !this.#stopping && !this.#options.lease.lost; attempt++) {
+      try {
+        const positions = await consumer.positions(topics.commands);
+        for (const { topic, partition, committed, logStart } of positions) {
+          if (partitions.includes(partition))
+            consumer.seek(topic, partition, committed ?? logStart);
+        }
+        return;
+      } catch (error) {
+        const delayMs = Math.min(5_000, 250 * 2 ** attempt);
+        log.warn(
+          { err: error, attempt, delayMs },
+          'committed offsets unknown after the lease was regained; asking again',
+        );
+        await sleep(delayMs);
       }
-    } catch (error) {
-      log.warn({ err: error }, 'committed offsets unknown after the lease was regained');
     }
   }
 
@@ -474,19 +539,23 @@ export class Partitions {
     this.#learnMembers([task.partition]);
   }
 
-  /** Learns the group's members, and where each partition's ledger restore starts. */
+  /**
+   * Learns the group's members, where each partition's ledger restore starts, and the command
+   * topics' logs its take-over compares with what its ledger has seen (command-logs.ts).
+   */
   #learnMembers(partitions: readonly number[]): void {
     if (partitions.length === 0) return;
-    const { consumer, log } = this.#options;
-    const live = consumer.liveInstances().catch((error: unknown) => {
-      log.warn({ err: error }, 'group members unknown; waiting for every holder');
+    const { consumer, log, topics } = this.#options;
+    const live = this.#members('waiting for every holder');
+    const logs = consumer.positions(topics.commands).catch((error: unknown) => {
+      log.warn({ err: error }, "command topics' logs unknown; their ledger marks are kept as read");
       return undefined;
     });
     for (const partition of partitions) {
-      const positioned = this.#upkeep.position(partition).catch((error: unknown) => {
-        log.warn({ err: error, partition }, 'ledger checkpoint unknown; reading from the start');
-      });
-      void Promise.all([live, positioned]).then(([members]) => {
+      const positioned = this.#upkeep.position(partition);
+      void Promise.all([live, positioned, logs]).then(([members, , found]) => {
+        const task = this.#tasks.get(partition);
+        if (task && found) task.logsFound = logsOf(found, partition);
         this.#dispatch(partition, { type: 'members-known', live: members, nonce: randomUUID() });
       });
     }
@@ -504,7 +573,8 @@ export class Partitions {
       owner: task,
       maxDeaths: settings.crashLoopLimit,
       onRefused: (error) => onLedgerUnwritable(unwritable(ledger.topic, partition, error)),
-      carefulHeldBack: () => task.holdsBack(CAREFUL_SCHEDULING_KEY),
+      onHeld: (error) => this.#options.onLedgerHeld?.(error),
+      liveInstances: () => this.#members('the suspect is not dead-lettered now'),
     });
     task.acquire(
       guard,
@@ -530,8 +600,14 @@ export class Partitions {
     const { ledger, outbox, log } = this.#options;
     task.activate();
     ledger.adopt(partition, reader.entries, task.acquisition as string);
-    for (const [topic, offset] of reader.forwarded) task.markForwarded(topic, offset);
-    if (crashed.length > 0) this.#recover(task, reader, crashed);
+    const renewed = this.#adoptLogs(task, reader);
+    for (const [topic, offset] of reader.forwarded) {
+      if (!renewed.includes(topic)) task.markForwarded(topic, offset);
+    }
+    if (renewed.length > 0) {
+      void outbox.write([task.forwardedRecord(ledger.topic)], task).catch(() => {});
+    }
+    if (crashed.length > 0) this.#recover(task, reader, crashed, renewed);
     const others = reader.otherInstances();
     // Housekeeping: their ownership is over, so their markers can go.
     if (others.length > 0) {
@@ -546,29 +622,107 @@ export class Partitions {
   }
 
   /**
-   * What crashed holders may have had in hand is recovered (run again, and said so in the
-   * marker); in a crash loop, one at a time (crash-guard.ts). What the group has committed
-   * since is finished for good.
+   * The command topics' logs, as found before the restore, against what the partition's ledger
+   * has seen of them (command-logs.ts): the topics whose log is another one (created again) are
+   * returned, and what the ledger says of positions in them is not taken over. The logs as they
+   * stand are written at once, so a crash now leaves them known.
    */
-  #recover(task: PartitionTask, reader: LedgerReader, crashed: readonly string[]): void {
+  #adoptLogs(task: PartitionTask, reader: LedgerReader): readonly string[] {
+    const { ledger, outbox, log } = this.#options;
+    const { partition } = task;
+    const seen = seenLogs(reader.logs, reader.inHand(reader.otherInstances()), reader.forwarded);
+    const found = task.logsFound ?? new Map();
+    const renewed = renewedTopics(seen, found);
+    task.adoptLogs(currentLogs(seen, found, renewed));
+    const logs = task.logsRecord(ledger.topic);
+    if (logs) void outbox.write([logs], task).catch(() => {});
+    for (const topic of renewed) {
+      const was = seen.get(topic);
+      const is = found.get(topic);
+      log.warn(
+        {
+          partition,
+          topic,
+          seen: { start: String(was?.start), end: String(was?.end) },
+          found: { start: String(is?.start), end: String(is?.end) },
+        },
+        "command topic's log is not the one the ledger saw (it starts or ends before): the topic was deleted and created again, or a broker lost records; the ledger's marks of positions in it (forwarded, in hand) are dropped",
+      );
+    }
+    return renewed;
+  }
+
+  /**
+   * What crashed holders may have had in hand is recovered (run again, and said so in the
+   * marker); in a crash loop, one run at a time (crash-guard.ts). What the group has committed
+   * since is finished for good. Nothing of a topic whose log was created again since.
+   */
+  #recover(
+    task: PartitionTask,
+    reader: LedgerReader,
+    crashed: readonly string[],
+    renewed: readonly string[],
+  ): void {
     const { partition } = task;
     const inHand = reader.inHand(crashed);
+    for (const topic of renewed) inHand.delete(topic);
     if (inHand.size === 0) return;
-    const crashLoop = reader.recovering(crashed);
+    // Those that died recovering: a crash loop, unless they come back (crash-guard.ts).
+    const suspects = crashed.filter((instance) => reader.recovering([instance]));
     const careful = reader.careful;
-    const suspect = careful && crashed.includes(careful.instance) ? careful : undefined;
-    if (!task.recover(inHand, crashLoop, suspect)) return;
+    const suspect =
+      careful && crashed.includes(careful.instance) && !renewed.includes(careful.topic)
+        ? careful
+        : undefined;
+    if (!task.recover(inHand, suspects, suspect)) return;
     const { consumer, log } = this.#options;
     const what = { partition, crashed, inHand: Object.fromEntries(inHand) };
-    if (crashLoop)
-      log.warn(what, 'previous holder died recovering; running what it had in hand one at a time');
-    else log.warn(what, 'previous holder crashed; running again what it had in hand');
+    if (suspects.length > 0) {
+      log.warn(
+        { ...what, suspects },
+        'previous holder died recovering (unless it only stalled: it is looked for in the group); running the partition one at a time',
+      );
+      this.#lookForSuspects();
+    } else log.warn(what, 'previous holder crashed; running again what it had in hand');
     void consumer.committed([...inHand.keys()], partition).then(
       (committed) => {
-        for (const [topic, offset] of committed) task.committedSince(topic, BigInt(offset));
+        for (const [topic, { offset }] of committed) task.committedSince(topic, BigInt(offset));
       },
       (error: unknown) => log.warn({ err: error, partition }, 'committed offsets unknown'),
     );
+  }
+
+  /**
+   * While a partition is careful after a crash loop, asks the group every SUSPECT_POLL_MS (once
+   * for all of them) whether the holders suspected of dying are in it again: such a one stalled,
+   * it did not die, and care for it ends at once (crash-guard.ts).
+   */
+  #lookForSuspects(): void {
+    if (this.#suspectTimer !== undefined || this.#stopping) return;
+    this.#suspectTimer = setTimeout(() => void this.#askForSuspects(), SUSPECT_POLL_MS);
+  }
+
+  async #askForSuspects(): Promise<void> {
+    const careful = () => [...this.#tasks.values()].filter((task) => task.careful);
+    const live = careful().length > 0 ? await this.#members('asked again shortly') : undefined;
+    for (const task of careful()) {
+      for (const instance of live ? task.seen(live) : []) {
+        this.#options.log.info(
+          { partition: task.partition, instance, careful: task.careful },
+          `suspected crash loop cleared: ${instance} is back in the group (it stalled, it did not die)`,
+        );
+      }
+    }
+    this.#suspectTimer = undefined;
+    if (careful().length > 0) this.#lookForSuspects();
+  }
+
+  /** The group members' instance ids; undefined (and said) when the group could not be asked. */
+  #members(meanwhile: string): Promise<ReadonlySet<string> | undefined> {
+    return this.#options.consumer.liveInstances().catch((error: unknown) => {
+      this.#options.log.warn({ err: error }, `group members unknown; ${meanwhile}`);
+      return undefined;
+    });
   }
 
   /**
@@ -587,7 +741,9 @@ export class Partitions {
       // Before the marker: the next owner takes the share once it reads the marker.
       this.#giveUpShare(task);
       const marker: OwnershipMarker = { kind: 'released', instance, nonce: randomUUID() };
-      await outbox.write([markerRecord(ledger.topic, partition, marker)]);
+      // The logs as this acquisition saw them last: the next owner tells a topic created again.
+      const logs = task.logsRecord(ledger.topic);
+      await outbox.write([...(logs ? [logs] : []), markerRecord(ledger.topic, partition, marker)]);
       log.info({ partition, ms: Math.round(performance.now() - started) }, 'partition released');
     } catch (error) {
       log.error({ err: error, partition }, 'partition handover failed');
@@ -631,6 +787,15 @@ export class Partitions {
     this.#options.consumer.pause(plan.pause);
     this.#options.consumer.resume(plan.resume);
   }
+}
+
+/** The command topics' logs of one partition number, from every partition's position. */
+function logsOf(positions: readonly PartitionPosition[], partition: number): Logs {
+  const logs = new Map<string, LogExtent>();
+  for (const { topic, partition: p, logStart, highWatermark } of positions) {
+    if (p === partition) logs.set(topic, { start: BigInt(logStart), end: BigInt(highWatermark) });
+  }
+  return logs;
 }
 
 /** A partition assigned without a task (let go while stopping) is fetched as a pending one. */

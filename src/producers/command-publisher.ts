@@ -158,6 +158,37 @@ export class CommandPublisher {
   }
 
   /**
+   * A step's `started` that Kafka refused for good was never written: the entry in memory
+   * forgets it too, and is again what Kafka's last record of the bizId says, so that the next
+   * run does not find the step in doubt. Nothing is written (it would be refused as well).
+   */
+  unrecordStep(job: CommandSource, command: Command, step: string): void {
+    const next = withoutStep(this.entry(job), command.commandId, step);
+    this.#options.ledger.write(job.record.partition, job.key, next);
+  }
+
+  /**
+   * Puts the bizId's ledger entry back to `entry`, what it was before an ending Kafka refused
+   * until fixed: that write's ledger record may have been taken while its event was refused
+   * (one produce request per broker, each partition answered on its own), and whoever finds the
+   * command next (this instance when it writes the ending again, or the partition's next owner)
+   * must find it as it was, its step `started`, not ended without its event. Resolves whether
+   * Kafka took it (never rejects): refused too when the ledger is what refuses, and then the
+   * ledger never had the ending.
+   */
+  reopen(job: CommandSource, entry: LedgerEntry, lease: WriteGate): Promise<boolean> {
+    try {
+      return this.#write(job, entry, [], lease).then(
+        () => true,
+        () => false,
+      );
+    } catch {
+      // The partition is gone: its next owner reads the ledger as Kafka has it.
+      return Promise.resolve(false);
+    }
+  }
+
+  /**
    * The dead letter and the rejected event. A record with a key is also marked in its ledger
    * entry, by position rather than commandId: a corrected command may reuse the commandId.
    */

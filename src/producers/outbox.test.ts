@@ -81,10 +81,53 @@ describe('Outbox', () => {
     sends[0]?.fail(failure(false));
     await vi.waitFor(() => expect(sends).toHaveLength(2));
     expect(values(1)).toEqual(['a']);
-    expect(failed).toHaveBeenCalledWith(expect.any(KafkaWriteFailed), 0, expect.any(Number));
+    // With what it sent: the partitions it may be stuck on are among theirs.
+    expect(failed).toHaveBeenCalledWith(expect.any(KafkaWriteFailed), 0, expect.any(Number), [
+      expect.objectContaining({ value: 'a' }),
+    ]);
     sends[1]?.done();
     await expect(first).resolves.toBeUndefined();
     await vi.waitFor(() => expect(values(2)).toEqual(['b']));
+  });
+
+  it('when sends fail and then one goes through, then whoever watches hears each failure and, once, that they ended answered; a send that never failed tells nothing', async () => {
+    const { sink, sends } = controlledSink();
+    const failed = vi.fn();
+    const ended = vi.fn();
+    const outbox = outboxOf({
+      sink,
+      lingerMs: 0,
+      maxRecords: 1,
+      onSendFailed: failed,
+      onRetriesEnded: ended,
+    });
+    const first = outbox.write([record('a')]);
+    sends[0]?.fail(failure(false));
+    await vi.waitFor(() => expect(sends).toHaveLength(2));
+    sends[1]?.fail(failure(false));
+    await vi.waitFor(() => expect(sends).toHaveLength(3));
+    expect(failed.mock.calls.map(([, attempt]) => attempt)).toEqual([0, 1]);
+    expect(ended).not.toHaveBeenCalled();
+    sends[2]?.done();
+    await first;
+    expect(ended.mock.calls).toEqual([[true]]);
+    const second = outbox.write([record('b')]);
+    await vi.waitFor(() => expect(sends).toHaveLength(4));
+    sends[3]?.done();
+    await second;
+    expect(ended).toHaveBeenCalledOnce();
+  });
+
+  it('when a send that failed is then refused for good, then its failures ended answered: Kafka answers', async () => {
+    const { sink, sends } = controlledSink();
+    const ended = vi.fn();
+    const outbox = outboxOf({ sink, lingerMs: 0, maxRecords: 1, onRetriesEnded: ended });
+    const refused = outbox.write([record('a')]);
+    sends[0]?.fail(failure(false));
+    await vi.waitFor(() => expect(sends).toHaveLength(2));
+    sends[1]?.fail(failure(true));
+    await expect(refused).rejects.toBeInstanceOf(KafkaWriteFailed);
+    expect(ended.mock.calls).toEqual([[true]]);
   });
 
   it('when Kafka refuses a send for good, then its writes reject and later writes still go', async () => {
@@ -203,10 +246,11 @@ describe('Outbox', () => {
     );
   });
 
-  it('when closed while a send keeps failing for a reason that may pass, then its writes and those waiting reject with OutboxClosed, nothing is sent again and no timer is left', async () => {
+  it('when closed while a send keeps failing for a reason that may pass, then its writes and those waiting reject with OutboxClosed, nothing is sent again, its failures ended given up, and no timer is left', async () => {
     vi.useFakeTimers();
     const { sink, sends } = controlledSink();
-    const outbox = outboxOf({ sink, lingerMs: 5, maxRecords: 1 });
+    const ended = vi.fn();
+    const outbox = outboxOf({ sink, lingerMs: 5, maxRecords: 1, onRetriesEnded: ended });
     const sent = outbox.write([record('a')]);
     const waiting = outbox.write([record('b')]);
     await vi.advanceTimersByTimeAsync(5);
@@ -215,6 +259,7 @@ describe('Outbox', () => {
     outbox.close();
     await expect(sent).rejects.toBeInstanceOf(OutboxClosed);
     await expect(waiting).rejects.toMatchObject({ code: 'SB_ERR_OUTBOX_CLOSED', retryable: false });
+    expect(ended.mock.calls).toEqual([[false]]);
     expect(vi.getTimerCount()).toBe(0);
     await vi.advanceTimersByTimeAsync(60_000);
     expect(sends).toHaveLength(1);
@@ -266,10 +311,11 @@ describe('Outbox', () => {
     await expect(other).resolves.toBeUndefined();
   });
 
-  it('when a batch is sent again after a failure and its owner went meanwhile, then it is not sent again', async () => {
+  it('when a batch is sent again after a failure and its owner went meanwhile, then it is not sent again, and its failures ended given up', async () => {
     vi.useFakeTimers();
     const { sink, sends } = controlledSink();
-    const outbox = outboxOf({ sink, lingerMs: 0, maxRecords: 100 });
+    const ended = vi.fn();
+    const outbox = outboxOf({ sink, lingerMs: 0, maxRecords: 100, onRetriesEnded: ended });
     let gone = false;
     const owner = {
       assertSendable() {
@@ -283,6 +329,7 @@ describe('Outbox', () => {
     await vi.advanceTimersByTimeAsync(10);
     expect(await written).toBe('lease ended');
     expect(sends).toHaveLength(1);
+    expect(ended.mock.calls).toEqual([[false]]);
   });
 
   it('when the outbox refuses every write (the lease ended), then nothing of the batch is sent', async () => {

@@ -49,7 +49,22 @@ export interface OutboxOptions {
    * key and partition in the same send, only the last is sent.
    */
   readonly compactedTopics?: ReadonlySet<string>;
-  readonly onSendFailed?: (error: unknown, attempt: number, delayMs: number) => void;
+  /**
+   * A send failed for a reason that may pass: it is sent again after `delayMs`. `records` are
+   * what it sent (the partitions it is stuck on are among theirs).
+   */
+  readonly onSendFailed?: (
+    error: unknown,
+    attempt: number,
+    delayMs: number,
+    records: readonly OutboundRecord[],
+  ) => void;
+  /**
+   * The send that failed is no longer sent again: `answered` when Kafka acknowledged it or
+   * refused it for good, not when it was given up (every write of it refused by its owner, or
+   * close()). Once per run of failures, so whoever watches them knows when they are over.
+   */
+  readonly onRetriesEnded?: (answered: boolean) => void;
   /**
    * Asked right before each send: an error refuses every write of the batch with it, and nothing
    * is sent (the instance may no longer act for the partitions written to: its lease ended).
@@ -80,6 +95,8 @@ export class Outbox {
   #inFlight: Promise<void> | undefined;
   // The writes of the send in flight, until it settles.
   #sending: readonly PendingWrite[] = [];
+  // A send failed and is being sent again (onRetriesEnded not called yet).
+  #retrying = false;
   readonly #closing = new AbortController();
 
   constructor(options: OutboxOptions) {
@@ -144,6 +161,7 @@ export class Outbox {
     );
     this.#closing.abort(error);
     for (const write of abandoned) write.reject(error);
+    this.#retriesEnded(false);
   }
 
   #flush(): void {
@@ -169,24 +187,33 @@ export class Outbox {
     const { signal } = this.#closing;
     for (let attempt = 0; !signal.aborted; attempt++) {
       writes = this.#stillOwned(writes);
-      if (writes.length === 0) return;
+      if (writes.length === 0) return this.#retriesEnded(false);
       const records = this.#lastOfEachKey(writes.flatMap((write) => write.records));
       try {
         await untilAborted(this.#options.sink(records), signal);
+        this.#retriesEnded(true);
         for (const write of writes) write.resolve();
         return;
       } catch (error) {
         if (signal.aborted) return;
         if (error instanceof SigningBridgeError && !error.retryable) {
+          this.#retriesEnded(true);
           if (writes.length === 1) writes[0]?.reject(error);
           else for (const write of writes) await this.#send([write]);
           return;
         }
         const delayMs = fullJitterDelay(this.#options.retry, attempt);
-        this.#options.onSendFailed?.(error, attempt, delayMs);
+        this.#retrying = true;
+        this.#options.onSendFailed?.(error, attempt, delayMs, records);
         await sleep(delayMs, signal).catch(() => {});
       }
     }
+  }
+
+  #retriesEnded(answered: boolean): void {
+    if (!this.#retrying) return;
+    this.#retrying = false;
+    this.#options.onRetriesEnded?.(answered);
   }
 
   /**

@@ -6,7 +6,7 @@ import { DEFAULT_TOPIC_LAYOUT, topicTable } from './table.js';
 const names = topicNames('t.');
 
 describe('topicTable', () => {
-  it('when nothing else is said, then every topic gets the partitions, command and event topics a week, dead letters a month, the ledger compaction', () => {
+  it("when nothing else is said, then every topic gets the partitions, command and event topics a week, dead letters a month, the ledger compaction; command records get the broker's times, the ledger's the writer's", () => {
     const table = topicTable(names, DEFAULT_TOPIC_LAYOUT);
     expect(table.map((row) => [row.topic, row.role])).toEqual([
       ...Object.values(names.commands).map((topic) => [topic, 'commands']),
@@ -15,6 +15,13 @@ describe('topicTable', () => {
       ['t.ledger', 'ledger'],
     ]);
     expect(new Set(table.map((row) => row.partitions))).toEqual(new Set([12]));
+    for (const row of table.filter((r) => r.role === 'commands')) {
+      expect(row.configs).toEqual({
+        'cleanup.policy': 'delete',
+        'retention.ms': '604800000',
+        'message.timestamp.type': 'LogAppendTime',
+      });
+    }
     expect(table.find((row) => row.role === 'events')?.configs).toEqual({
       'cleanup.policy': 'delete',
       'retention.ms': '604800000',
@@ -29,6 +36,7 @@ describe('topicTable', () => {
       'min.compaction.lag.ms': '0',
       'max.compaction.lag.ms': '86400000',
       'delete.retention.ms': '86400000',
+      'message.timestamp.type': 'CreateTime',
     });
     expect(table.every((row) => row.replicationFactor === undefined)).toBe(true);
   });
@@ -79,6 +87,27 @@ describe('compareTopics', () => {
       { topic: row.topic, setting: 'replication.factor', expected: '3', actual: '1' },
       { topic: row.topic, setting: 'cleanup.policy', expected: 'delete', actual: 'compact' },
       { topic: row.topic, setting: 'retention.ms', expected: '604800000', actual: '(none)' },
+      {
+        topic: row.topic,
+        setting: 'message.timestamp.type',
+        expected: 'LogAppendTime',
+        actual: '(none)',
+      },
+    ]);
+  });
+
+  it("when a command topic keeps its producers' times (CreateTime), then that is listed", () => {
+    const created = {
+      ...exact,
+      configs: { ...exact.configs, 'message.timestamp.type': 'CreateTime' },
+    };
+    expect(compareTopics([row], new Map([[row.topic, created]]))[0]?.differences).toEqual([
+      {
+        topic: row.topic,
+        setting: 'message.timestamp.type',
+        expected: 'LogAppendTime',
+        actual: 'CreateTime',
+      },
     ]);
   });
 

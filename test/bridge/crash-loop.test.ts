@@ -3,12 +3,15 @@
  * the killer: the record's platform call hangs, and the process is killed (SIGKILL) while that
  * record is in hand, again while the next process recovers it (a crash loop), then each time it
  * runs alone. After CRASH_LOOP_LIMIT deaths while it runs alone it is dead-lettered
- * (command.rejected, SB_ERR_COMMAND_CRASH_LOOP) instead of run, and the commands around it all
- * complete: one poison record costs 2 + CRASH_LOOP_LIMIT restarts, not the service.
+ * (command.rejected, SB_ERR_COMMAND_CRASH_LOOP) instead of run, once its last holder (killed: its
+ * instance id never comes back to the group) is still gone SUSPECT_GRACE_MS after the take-over,
+ * and the commands around it all complete: one poison record costs 2 + CRASH_LOOP_LIMIT
+ * restarts, not the service.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { IMAGE_NODE_OPTIONS } from '../../bench/support/image-node-options.js';
+import { SUSPECT_GRACE_MS } from '../../src/partitions/crash-guard.js';
 import { topicNames } from '../../src/schemas/messages/index.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
 import {
@@ -136,7 +139,9 @@ describe('a record that kills the process whenever it runs', () => {
       collector.events.find(
         (e) => e.event.type === 'signingbridge.command.rejected' && e.key === poisonBizId,
       );
-    await collector.waitUntil(() => rejection() !== undefined, 60_000, 'the poison rejected');
+    // The group drops the killed member (10 s), then its holder gets the grace to come back.
+    const within = 60_000 + SUSPECT_GRACE_MS;
+    await collector.waitUntil(() => rejection() !== undefined, within, 'the poison rejected');
     expect(rejection()?.data.error).toMatchObject({ code: 'SB_ERR_COMMAND_CRASH_LOOP' });
     await collector.waitForTerminalEvents(last.map((c) => c.command.commandId));
     const letter = () =>

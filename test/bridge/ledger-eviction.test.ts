@@ -34,7 +34,8 @@ let stamped: StampedCommands;
 
 beforeAll(async () => {
   sim = await startSimulator({ log: false });
-  await createTopics(brokers, topics);
+  // Command topics that keep their producers' times (CreateTime): the test writes an old record.
+  await createTopics(brokers, topics, TEST_PARTITIONS, { commandTimestamps: 'CreateTime' });
   collector = await EventCollector.start(brokers, topics);
   stamped = await StampedCommands.connect(brokers, topics);
 });

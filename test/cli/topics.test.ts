@@ -18,6 +18,7 @@ interface TopicLine {
   partitions: number;
   configs: Record<string, string>;
   differences: Array<{ setting: string; expected: string; actual: string }>;
+  durability: string | null;
 }
 
 afterEach(killAll);
@@ -52,11 +53,22 @@ describe('signing-bridge topics', () => {
     expect(created.lines.every((l) => l.partitions === 3)).toBe(true);
     const byRole = new Map(created.lines.map((l) => [l.role, l.configs]));
     expect(byRole.get('ledger')).toEqual(LEDGER_CONFIGS);
+    // As the broker describes them: command records get the broker's times.
+    for (const line of created.lines.filter((l) => l.role === 'commands')) {
+      expect(line.configs['message.timestamp.type']).toBe('LogAppendTime');
+    }
     expect(byRole.get('events')).toEqual({
       'cleanup.policy': 'delete',
       'retention.ms': '604800000',
     });
     expect(byRole.get('deadLetter')).toMatchObject({ 'retention.ms': '2592000000' });
+
+    // One broker: every topic has one replica, which production would not want; said, exit 0.
+    for (const line of created.lines) {
+      expect(line.durability).toMatch(
+        /^replication 1 and min\.insync\.replicas 1: one broker holds all of it; production wants 3 and 2/,
+      );
+    }
 
     const again = await topics('create', env);
     expect(again.code).toBe(0);
@@ -142,7 +154,7 @@ describe('signing-bridge topics', () => {
     expect(await bridge.exited).toBe(0);
   });
 
-  it('when the ledger topic exists without its compaction settings, then the bridge starts and warns naming each one, as check does', async () => {
+  it("when the ledger topic exists without its compaction settings and a command topic keeps its producers' times (CreateTime), then the bridge starts and warns naming each setting, as check does", async () => {
     const prefix = uniquePrefix();
     const kafka = createKafkaConnection({
       brokers: [brokers],
@@ -150,8 +162,11 @@ describe('signing-bridge topics', () => {
       log: testLogger('harness'),
     });
     const admin = await kafka.clusterAdmin();
-    const configs = { 'cleanup.policy': 'compact' };
-    await admin.createTopics([{ topic: `${prefix}ledger`, partitions: 3, configs }]);
+    const remind = `${prefix}commands.remind`;
+    await admin.createTopics([
+      { topic: `${prefix}ledger`, partitions: 3, configs: { 'cleanup.policy': 'compact' } },
+      { topic: remind, partitions: 3, configs: { 'message.timestamp.type': 'CreateTime' } },
+    ]);
     await admin.disconnect();
 
     const env = {
@@ -163,15 +178,45 @@ describe('signing-bridge topics', () => {
       HTTP_PORT: '0',
     };
     const run = cli(['run'], env);
-    const line = await run.waitFor(/\{[^\n]*the ledger topic lacks[^\n]*\}/, 'stdout', 60_000);
+    const ledgerLine = await run.waitFor(
+      /\{[^\n]*the ledger topic lacks[^\n]*\}/,
+      'stdout',
+      60_000,
+    );
+    const commandLine = await run.waitFor(
+      /\{[^\n]*command topics without message.timestamp.type=LogAppendTime[^\n]*\}/,
+      'stdout',
+      60_000,
+    );
     await run.waitFor(/signing-bridge running/, 'stdout', 60_000);
     run.child.kill('SIGTERM');
     expect(await run.exit).toBe(0);
-    const { differences } = JSON.parse(line) as { differences: TopicLine['differences'] };
-    expect(differences.map((d) => d.setting)).toContain('segment.ms');
-    expect(differences.map((d) => d.setting)).toContain('min.cleanable.dirty.ratio');
+    type Warned = { topics?: string[]; differences: TopicLine['differences'] };
+    const ledgerWarning = JSON.parse(ledgerLine) as Warned;
+    expect(ledgerWarning.differences.map((d) => d.setting)).toContain('segment.ms');
+    expect(ledgerWarning.differences.map((d) => d.setting)).toContain('min.cleanable.dirty.ratio');
+    const commandWarning = JSON.parse(commandLine) as Warned;
+    expect(commandWarning.topics).toEqual([remind]);
+    expect(commandWarning.differences).toEqual([
+      {
+        topic: remind,
+        setting: 'message.timestamp.type',
+        expected: 'LogAppendTime',
+        actual: 'CreateTime',
+      },
+    ]);
+
     const check = await topics('check', env);
-    const ledger = check.lines.find((l) => l.role === 'ledger');
-    expect(differences).toEqual(ledger?.differences);
+    expect(check.code).toBe(1);
+    const differencesOf = (role: string, topic?: string) =>
+      check.lines.find((l) => l.role === role && (topic === undefined || l.topic === topic))
+        ?.differences;
+    expect(ledgerWarning.differences).toEqual(differencesOf('ledger'));
+    expect(commandWarning.differences).toEqual(differencesOf('commands', remind));
+    const human = cli(['topics', 'check'], env);
+    expect(await human.exit).toBe(1);
+    expect(human.output.stdout).toContain(
+      'message.timestamp.type: is CreateTime, should be LogAppendTime',
+    );
   });
 });

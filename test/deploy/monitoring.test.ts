@@ -122,7 +122,7 @@ describe('alert rules', () => {
     expect(runPromtool(['test', 'rules', broken]).status).not.toBe(0);
   });
 
-  it('then they alert on lag growth, an open circuit, refused credentials, outcomes unknown, dead letters, throttling, a bizId held back, a ledger window shrunk by its memory bound, a lost lease, unreadiness and restarts', () => {
+  it('then they alert on lag growth, an open circuit, refused credentials, outcomes unknown, dead letters, throttling, a bizId held back, a ledger window shrunk by its memory bound, a lost lease, Kafka refusing or stalling writes, unreadiness and restarts', () => {
     expect(rules.map((r) => r.alert)).toEqual([
       'SigningBridgeConsumerLagGrowing',
       'SigningBridgeCircuitOpen',
@@ -133,6 +133,8 @@ describe('alert rules', () => {
       'SigningBridgeKeyHeldBack',
       'SigningBridgeLedgerWindowShrunk',
       'SigningBridgeLeaseLost',
+      'SigningBridgeKafkaWritesRefused',
+      'SigningBridgeKafkaWritesStalled',
       'SigningBridgeNotReady',
       'SigningBridgeRestarted',
     ]);
@@ -147,6 +149,8 @@ describe('alert rules', () => {
     uses('SigningBridgeKeyHeldBack', 'signing_bridge_keys_held_back');
     uses('SigningBridgeLedgerWindowShrunk', 'signing_bridge_ledger_effective_window_seconds');
     uses('SigningBridgeLeaseLost', 'signing_bridge_leases_lost_total');
+    uses('SigningBridgeKafkaWritesRefused', 'signing_bridge_kafka_writes_refused');
+    uses('SigningBridgeKafkaWritesStalled', 'signing_bridge_kafka_write_stalled');
     uses('SigningBridgeNotReady', 'signing_bridge_ready');
     uses('SigningBridgeRestarted', 'process_start_time_seconds');
   });

@@ -16,6 +16,7 @@ import {
   uniquePrefix,
 } from '../support/bridge-harness.js';
 import { untilSettled } from '../support/settled.js';
+import { readTopic } from '../support/topic-reader.js';
 import { uniqueId } from '../support/unique.js';
 import { waitUntil } from '../support/wait.js';
 import { type Problem, problem, type ReminderLoad, reminderFacts } from './reminders.js';
@@ -24,8 +25,19 @@ import { type Problem, problem, type ReminderLoad, reminderFacts } from './remin
 const PARTITIONS = 12;
 const HELD = ['partition acquired', 'partition released'] as const;
 
+/**
+ * How long before a freeze a command's `started` record may have been written for the command to
+ * be in the window the design leaves (docs/design.md, "When the group changes"): its `started`
+ * acknowledged, its request not yet written when the process stopped. A Kafka round trip under
+ * the test's load, with room.
+ */
+export const STARTED_WINDOW_MS = 2_000;
+
 /** A bridge process of the group, and the partitions it says it holds (its log lines). */
 export class Member {
+  /** When each freeze began (Date.now()), as the records' times are written. */
+  readonly frozenAt: number[] = [];
+
   constructor(
     readonly name: string,
     readonly bridge: BridgeProcess,
@@ -52,6 +64,7 @@ export class Member {
    * stand still, as in a long garbage collection or a starved container.
    */
   async freeze(ms: number): Promise<void> {
+    this.frozenAt.push(Date.now());
     this.bridge.kill('SIGSTOP');
     try {
       await delay(ms);
@@ -136,7 +149,12 @@ export class GroupCase {
     const endedIn = `${((performance.now() - since) / 1000).toFixed(1)} s`;
     const unended = load.commandIds.filter((id) => collector.terminalEventsOf(id).length === 0);
     const unsettled = unended.length > 0 ? 'not every command ended' : await this.#settled();
-    const facts = await reminderFacts(sim, load, await this.#eventsReadAgain());
+    const facts = await reminderFacts(
+      sim,
+      load,
+      await this.#eventsReadAgain(),
+      await this.#startedJustBeforeAFreeze(),
+    );
     const problems: Record<string, Problem> = { ...facts.problems };
     if (shape.length > 0) problems.shape = problem(shape);
     if (unended.length > 0) problems.noEndingWithinBound = problem(unended);
@@ -147,6 +165,28 @@ export class GroupCase {
         : `${unended.length} without an ending ${endedIn} after the last change`;
     const line = `${facts.counts}; ${endings}; ${unsettled === undefined ? 'settled' : `not settled: ${unsettled}`}`;
     return { line, problems };
+  }
+
+  /**
+   * The commands whose reminder step was recorded `started` within STARTED_WINDOW_MS before a
+   * member froze, read from the ledger topic: the window the design leaves, where a frozen
+   * instance had its `started` acknowledged and had not written the request yet.
+   */
+  async #startedJustBeforeAFreeze(): Promise<ReadonlySet<string>> {
+    const freezes = this.members.flatMap((m) => m.frozenAt);
+    const inWindow = new Set<string>();
+    if (freezes.length === 0) return inWindow;
+    for (const record of await readTopic(this.brokers, this.topics.ledger)) {
+      const at = Number(record.timestamp);
+      if (!freezes.some((frozen) => at <= frozen && frozen - at <= STARTED_WINDOW_MS)) continue;
+      const entry = JSON.parse(record.value?.toString() ?? 'null') as {
+        open?: Array<{ commandId: string; steps: Record<string, { state: string }> }>;
+      } | null;
+      for (const { commandId, steps } of entry?.open ?? []) {
+        if (Object.values(steps).some((step) => step.state === 'started')) inWindow.add(commandId);
+      }
+    }
+    return inWindow;
   }
 
   /** Undefined once the run settled, else why it did not. */

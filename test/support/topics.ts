@@ -17,11 +17,21 @@ export function uniqueTopics(): TopicNames {
   return topicNames(uniquePrefix());
 }
 
+export interface TopicOptions {
+  /**
+   * The command topics' record times. The table's are the broker's (LogAppendTime); CreateTime
+   * keeps the time each producer gives, as topics made by others may: a test that writes an old
+   * record to see it refused as expired needs it.
+   */
+  readonly commandTimestamps?: 'LogAppendTime' | 'CreateTime';
+}
+
 /** Every topic the bridge uses, as the topic table sets it up, with `partitions` partitions. */
 export async function createTopics(
   brokers: string[],
   topics: TopicNames,
   partitions = TEST_PARTITIONS,
+  options: TopicOptions = {},
 ): Promise<void> {
   const log = testLogger('harness');
   const kafka = createKafkaConnection({
@@ -31,6 +41,12 @@ export async function createTopics(
     topicLayout: { partitions },
   });
   const admin = await kafka.admin();
-  await admin.ensureTopics(topicTable(topics, kafka.topicLayout));
+  const { commandTimestamps } = options;
+  const table = topicTable(topics, kafka.topicLayout).map((row) =>
+    row.role === 'commands' && commandTimestamps
+      ? { ...row, configs: { ...row.configs, 'message.timestamp.type': commandTimestamps } }
+      : row,
+  );
+  await admin.ensureTopics(table);
   await admin.disconnect();
 }

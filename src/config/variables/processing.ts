@@ -1,5 +1,6 @@
 import { LANES_PER_SHARE } from '../../consumers/class-shares.js';
 import { defaultBridgeSettings } from '../../consumers/settings.js';
+import { SUSPECT_GRACE_MS } from '../../partitions/crash-guard.js';
 import { duration, integer, milliseconds, optionalInteger, text } from '../parsers.js';
 import type { Variable } from '../variable.js';
 
@@ -89,8 +90,7 @@ export const PROCESSING = [
     group: 'Processing',
     schema: integer({ min: 1, max: 20 }),
     default: String(bridge.crashLoopLimit),
-    description:
-      'When the process dies again while running what a crashed one had in hand (a crash loop), those records run one at a time; one that kills the process this many times while it runs alone is dead-lettered (command.rejected, SB_ERR_COMMAND_CRASH_LOOP) instead of run again. A poison record so costs 2 + this many restarts.',
+    description: `When the process dies again while running what a crashed one had in hand (a crash loop), its partition runs one command at a time until those records are done, or until the instance taken for dead is back in the group (it only stalled); one that kills the process this many times while it runs alone is dead-lettered (command.rejected, SB_ERR_COMMAND_CRASH_LOOP) instead of run again, once its last holder is still not back ${SUSPECT_GRACE_MS / 1_000} s after the take-over. A poison record so costs 2 + this many restarts.`,
   },
   {
     name: 'EVENT_SOURCE',

@@ -23,11 +23,14 @@ import { CircuitBreaker } from '../circuit-breaker.js';
 import { Forwarding } from '../forwarding.js';
 import { type Job, newJob } from '../job.js';
 import { KeyScheduler } from '../key-scheduler.js';
+import { Readiness } from '../readiness.js';
+import { RefusedWrites } from '../refused-writes.js';
 import { defaultBridgeSettings } from '../settings.js';
 import { CommandRunner } from './command-runner.js';
 
 const topics = topicNames('t.');
 const log = pino({ level: 'silent' });
+const PROBES = { initialDelayMs: 1, maxDelayMs: 1, multiplier: 1 };
 
 function remindRecord(
   partition: number,
@@ -93,6 +96,7 @@ function setup({
     observer,
     log,
     ledger,
+    refusals: new RefusedWrites({ readiness: new Readiness(), log, topics, probes: PROBES }),
   });
   const events = () => sent.filter((r) => r.topic === topics.events);
   const typeOf = (r: OutboundRecord) => (r.headers as Record<string, string>).ce_type;
@@ -123,8 +127,10 @@ function runnerWithPendingHandler(sink?: Setup['sink']) {
   return { ...setup({ remind, sink }), handlerStarted, end: (o: Outcome) => end(o) };
 }
 
+// A record read again is the same record: the same offset and time.
+const writtenAt = String(Date.now());
 const job = (offset = '0', contractId = 'K1') =>
-  newJob(remindRecord(0, offset, contractId), task, 'remind', 1_024);
+  newJob(remindRecord(0, offset, contractId, writtenAt), task, 'remind', 1_024);
 
 const reminderSent: PendingEvent = {
   type: 'signingbridge.reminder.sent',

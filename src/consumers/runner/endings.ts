@@ -1,7 +1,13 @@
 /**
  * How a command ends: choosing its terminal event from the decision, writing it (with the
- * ledger's end mark, in one write), and the fallbacks when Kafka refuses a write for good; and a
+ * ledger's end mark, in one write), and what happens when Kafka refuses a write for good; and a
  * rejected record's dead letter. Every ending finishes the record's offset and tells the observer.
+ *
+ * A refusal of this one record (too large: src/kafka/write-refusal.ts) ends the command with a
+ * failure that says so (a rejection, without its dead letter). A refusal until fixed (an ACL, the
+ * clock, a policy) drops nothing: the command keeps its ending, its offset stays unfinished, the
+ * gate of refused-writes.ts holds every command back, and the same ending is written again when
+ * this command probes or the gate opens.
  */
 import type { Logger } from 'pino';
 import {
@@ -16,12 +22,14 @@ import {
   gaveUpEvent,
   preconditionTimedOutEvent,
 } from '../../events/index.js';
-import { type Ledger, rejectedBefore } from '../../ledger/index.js';
+import { refusedUntilFixed } from '../../kafka/write-refusal.js';
+import { type Ledger, type LedgerEntry, rejectedBefore } from '../../ledger/index.js';
 import type { CommandPublisher } from '../../producers/index.js';
 import type { Command, PendingEvent } from '../../schemas/messages/index.js';
 import { commandEnd, observed } from '../command-end.js';
 import { finishJob, type Job } from '../job.js';
 import type { RunVerdict } from '../key-scheduler.js';
+import type { RefusedWrites, WriteKind, WritePass } from '../refused-writes.js';
 import type { Decision } from '../retry-decision.js';
 import type { BridgeObserver, CommandEnding } from '../settings.js';
 
@@ -33,7 +41,21 @@ export interface EndingsOptions {
   readonly ledger: Pick<Ledger, 'get'>;
   readonly observer: BridgeObserver;
   readonly crashLoopLimit: number;
+  /** Where a write refused until fixed holds every command (refused-writes.ts). */
+  readonly refusals: RefusedWrites;
   readonly log: Logger;
+}
+
+/** An ending to write: its event, whether it spends the commandId, and how the command ends. */
+interface Ending {
+  readonly command: Command;
+  readonly ref: CommandRef;
+  readonly event: PendingEvent;
+  readonly final: boolean;
+  readonly outcome: CommandEnding;
+  readonly cause: SigningBridgeError | undefined;
+  /** The failure written in place of an ending Kafka refused for what it was: the last resort. */
+  readonly fallback?: true;
 }
 
 export class Endings {
@@ -51,6 +73,7 @@ export class Endings {
     job: Job,
     command: Command,
     decision: Decision,
+    pass: WritePass,
     handedOver: () => void,
   ): Promise<RunVerdict> {
     if (decision.kind === 'retry') {
@@ -61,7 +84,7 @@ export class Endings {
       this.#options.observer.retryScheduled?.({ type: job.type, reason, delayMs });
       return { retryInMs: delayMs };
     }
-    const { publisher, log } = this.#options;
+    const { publisher } = this.#options;
     const ref: CommandRef = {
       commandId: command.commandId,
       bizId: command.bizId,
@@ -70,9 +93,31 @@ export class Endings {
     };
     // Gave up or timed out: the bridge could not finish it, so the commandId is not spent.
     const final = decision.kind === 'complete' || (decision.outcome === 'failed' && decision.final);
-    const event = endingEvent(decision, ref, final);
-    const ending = decision.kind === 'complete' ? 'completed' : decision.outcome;
-    const cause = decision.kind === 'complete' ? undefined : decision.error;
+    return this.#end(job, pass, handedOver, {
+      command,
+      ref,
+      event: endingEvent(decision, ref, final),
+      final,
+      outcome: decision.kind === 'complete' ? 'completed' : decision.outcome,
+      cause: decision.kind === 'complete' ? undefined : decision.error,
+    });
+  }
+
+  /**
+   * Writes the ending. Refused until fixed: kept on the job, to be written again (write-refusal.ts).
+   * Refused for what it is (a result event breaking its schema, a record too large): the command
+   * still ends, with a failure that says why; if even that is refused for what it is, the offset
+   * finishes rather than stop the partition for good, and the log says so.
+   */
+  async #end(
+    job: Job,
+    pass: WritePass,
+    handedOver: () => void,
+    ending: Ending,
+  ): Promise<RunVerdict> {
+    const { publisher, log } = this.#options;
+    const { command, event, final } = ending;
+    const before = publisher.entry(job);
     try {
       const acknowledged = observed(job).publish(() =>
         publisher.end(job, command, event, job.task, final),
@@ -80,25 +125,78 @@ export class Endings {
       handedOver();
       await acknowledged;
     } catch (error) {
+      if (refusedUntilFixed(error)) {
+        this.#reopen(job, before, pass);
+        return this.#held(job, pass, error, 'ending', (again, done) =>
+          this.#end(job, again, done, ending),
+        );
+      }
       if (!(error instanceof EventInvalid || isRefusedForGood(error))) throw error;
+      const { commandId } = command;
+      if (ending.fallback) {
+        log.error({ err: error, commandId }, 'failure event not written; command ends');
+        return this.finished(job, 'failed', ending.cause);
+      }
       // The ending could not be published (a result event breaking its schema, a record Kafka
       // refused): the command still ends, with a failure that says why.
-      log.error({ err: error, commandId: command.commandId }, 'ending not written');
-      await this.#endWithFailure(job, command, failedEvent(ref, event.step, error, false));
-      return this.finished(job, 'failed', error);
+      log.error({ err: error, commandId }, 'ending not written');
+      return this.#end(job, pass, handedOver, {
+        command,
+        ref: ending.ref,
+        event: failedEvent(ending.ref, event.step, error, false),
+        final: false,
+        outcome: 'failed',
+        cause: error,
+        fallback: true,
+      });
     }
-    return this.finished(job, ending, cause);
+    pass.written('ending');
+    return this.finished(job, ending.outcome, ending.cause);
+  }
+
+  /**
+   * Kafka refused the write until fixed: the gate closes (or stays closed) and the command waits
+   * without a slot, its offset unfinished, until it may write `again`.
+   */
+  #held(
+    job: Job,
+    pass: WritePass,
+    error: KafkaWriteFailed,
+    kind: WriteKind,
+    again: NonNullable<Job['unwritten']>,
+  ): RunVerdict {
+    pass.refused(error, kind);
+    job.unwritten = again;
+    return { retryInMs: Number.POSITIVE_INFINITY, until: this.#options.refusals.wake(true) };
+  }
+
+  /**
+   * The ledger's part of a refused write may have been taken without the rest (one request per
+   * broker): whoever finds the command next finds it as it was, not ended without its event. The
+   * ledger taking that write tells the gate it is not the topic refusing.
+   */
+  #reopen(job: Job, before: LedgerEntry, pass: WritePass): void {
+    void this.#options.publisher.reopen(job, before, job.task).then((taken) => {
+      if (taken) pass.written('step');
+    });
+  }
+
+  /** What Kafka refused until fixed, written again; the ending or rejection follows as before. */
+  writeAgain(job: Job, pass: WritePass, handedOver: () => void): Promise<RunVerdict> {
+    const again = job.unwritten as NonNullable<Job['unwritten']>;
+    job.unwritten = undefined;
+    return again(pass, handedOver);
   }
 
   /** A record that is no command: its dead letter and rejected event, once per record. */
-  async reject(job: Job, rejection: Rejection): Promise<RunVerdict> {
+  async reject(job: Job, rejection: Rejection, pass: WritePass): Promise<RunVerdict> {
     const entry = this.#options.ledger.get(job.record.partition, job.key);
-    if (!rejectedBefore(entry, job.record)) await this.#reject(job, rejection);
-    return this.finished(job, 'rejected', rejection.error);
+    if (rejectedBefore(entry, job.record)) return this.finished(job, 'rejected', rejection.error);
+    return this.#reject(job, rejection, pass, true);
   }
 
   /** It killed the process too often while it ran alone: rejected without being read. */
-  deadLetterCrashLoop(job: Job): Promise<RunVerdict> {
+  deadLetterCrashLoop(job: Job, pass: WritePass): Promise<RunVerdict> {
     const { topic, partition, offset } = job.record;
     const deaths = this.#options.crashLoopLimit;
     const error = new CommandCrashLoop(
@@ -109,7 +207,7 @@ export class Endings {
       { topic, partition, offset, deaths },
       'record kills the process; dead-lettered',
     );
-    return this.reject(job, { ok: false, error });
+    return this.reject(job, { ok: false, error }, pass);
   }
 
   /** The record's offset is finished and the observer told how the command ended. */
@@ -122,38 +220,39 @@ export class Endings {
   }
 
   /**
-   * The last resort of a command whose ending Kafka refused: if even its small failure event is
-   * refused (the events topic not writable, say), the offset still finishes rather than stop the
-   * partition for good; the log says so.
+   * Dead letter and rejected event; without the dead letter when Kafka refuses it for what it is
+   * (the record ends even if the rejected event alone is refused so); held like an ending when
+   * refused until fixed.
    */
-  async #endWithFailure(job: Job, command: Command, event: PendingEvent): Promise<void> {
-    const { publisher, log } = this.#options;
-    try {
-      await observed(job).publish(() => publisher.end(job, command, event, job.task, false));
-    } catch (error) {
-      if (!isRefusedForGood(error)) throw error;
-      const { commandId } = command;
-      log.error({ err: error, commandId }, 'failure event not written; command ends');
-    }
-  }
-
-  /** Dead letter and rejected event; without the dead letter when Kafka refuses it for good. */
-  async #reject(job: Job, decoded: Rejection): Promise<void> {
+  async #reject(
+    job: Job,
+    decoded: Rejection,
+    pass: WritePass,
+    deadLetter: boolean,
+  ): Promise<RunVerdict> {
     const { publisher, observer, log } = this.#options;
+    const { topic, partition, offset } = job.record;
+    const before = publisher.entry(job);
     try {
-      await observed(job).publish(() => publisher.reject(job, decoded, job.task));
-      observer.deadLettered?.({ type: job.type, reason: decoded.error.code });
+      await observed(job).publish(() => publisher.reject(job, decoded, job.task, { deadLetter }));
     } catch (error) {
+      if (refusedUntilFixed(error)) {
+        if (job.record.key !== null) this.#reopen(job, before, pass);
+        return this.#held(job, pass, error, deadLetter ? 'rejection' : 'ending', (again) =>
+          this.#reject(job, decoded, again, deadLetter),
+        );
+      }
       if (!isRefusedForGood(error)) throw error;
-      const { topic, partition, offset } = job.record;
+      if (!deadLetter) {
+        log.error({ err: error, topic, partition, offset }, 'rejection not written; record ends');
+        return this.finished(job, 'rejected', decoded.error);
+      }
       log.error({ err: error, topic, partition, offset }, 'dead letter not written');
-      await publisher
-        .reject(job, decoded, job.task, { deadLetter: false })
-        .catch((again: unknown) => {
-          if (!isRefusedForGood(again)) throw again;
-          log.error({ err: again, topic, partition, offset }, 'rejection not written; record ends');
-        });
+      return this.#reject(job, decoded, pass, false);
     }
+    pass.written(deadLetter ? 'rejection' : 'ending');
+    if (deadLetter) observer.deadLettered?.({ type: job.type, reason: decoded.error.code });
+    return this.finished(job, 'rejected', decoded.error);
   }
 }
 

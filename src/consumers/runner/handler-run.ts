@@ -3,9 +3,15 @@
  * return outcomes and throw only for the unexpected.
  */
 import type { Logger } from 'pino';
-import { HandlerThrew, PlatformRejected, SigningBridgeError } from '../../errors.js';
+import {
+  HandlerThrew,
+  KafkaWriteFailed,
+  PlatformRejected,
+  SigningBridgeError,
+} from '../../errors.js';
 import { outcomeOf } from '../../handlers/outcome.js';
 import type { CommandContext, Handlers, Outcome } from '../../handlers/types.js';
+import { refusedUntilFixed } from '../../kafka/write-refusal.js';
 import type { CommandPublisher } from '../../producers/index.js';
 import type {
   Command,
@@ -16,6 +22,7 @@ import type {
 import type { CircuitBreaker } from '../circuit-breaker.js';
 import { observed } from '../command-end.js';
 import type { Job } from '../job.js';
+import type { WritePass } from '../refused-writes.js';
 
 // The step named in a failure when a handler threw instead of returning an outcome.
 const HANDLER_STEP = 'handler';
@@ -34,10 +41,11 @@ export async function runHandler(
   command: Command,
   progress: CommandProgress,
   signal: AbortSignal,
+  writes: WritePass,
   options: HandlerRunOptions,
 ): Promise<Outcome | undefined> {
   const { task } = job;
-  const context = new RunContext(job, command, progress, signal, options);
+  const context = new RunContext(job, command, progress, signal, writes, options);
   try {
     const handler = options.handlers[job.type] as (context: CommandContext) => Promise<Outcome>;
     const outcome = await observed(job).run(() => handler(context));
@@ -54,6 +62,7 @@ class RunContext implements CommandContext {
   readonly type: Job['type'];
   readonly priority: string;
   readonly #job: Job;
+  readonly #writes: WritePass;
   readonly #publisher: CommandPublisher;
   readonly #parentLog: Logger;
   #log: Logger | undefined;
@@ -63,9 +72,11 @@ class RunContext implements CommandContext {
     readonly command: Command,
     readonly progress: CommandProgress,
     readonly signal: AbortSignal,
+    writes: WritePass,
     options: HandlerRunOptions,
   ) {
     this.#job = job;
+    this.#writes = writes;
     this.#publisher = options.publisher;
     this.#parentLog = options.log;
     this.type = job.type;
@@ -74,7 +85,32 @@ class RunContext implements CommandContext {
 
   record(step: string, record: StepRecord, events: readonly PendingEvent[] = []): Promise<void> {
     const job = this.#job;
+    if (record.state === 'started') return this.#started(step);
     return this.#publisher.recordStep(job, this.command, step, record, events, job.task);
+  }
+
+  /**
+   * A step about to be called, recorded first. Not while Kafka refuses writes until fixed (the
+   * gate closed since this run began, and this run is not its probe): the step then fails with
+   * that refusal before anything is written, and the command waits to run again
+   * (refused-writes.ts). A `started` Kafka refused for good was never written: the entry in
+   * memory forgets it, so that the next run does not find the step in doubt.
+   */
+  async #started(step: string): Promise<void> {
+    const job = this.#job;
+    const held = this.#writes.held;
+    if (held) throw held;
+    const started = { state: 'started' } as const;
+    try {
+      await this.#publisher.recordStep(job, this.command, step, started, [], job.task);
+    } catch (error) {
+      if (error instanceof KafkaWriteFailed && !error.retryable) {
+        this.#publisher.unrecordStep(job, this.command, step);
+      }
+      if (refusedUntilFixed(error)) this.#writes.refused(error, 'step');
+      throw error;
+    }
+    this.#writes.written('step');
   }
 
   forget(step: string): Promise<void> {

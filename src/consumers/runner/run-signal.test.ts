@@ -26,12 +26,15 @@ import { OPERATIONS } from '../../schemas/platform/operations.js';
 import { CircuitBreaker } from '../circuit-breaker.js';
 import { Forwarding } from '../forwarding.js';
 import { newJob } from '../job.js';
+import { Readiness } from '../readiness.js';
+import { RefusedWrites } from '../refused-writes.js';
 import { defaultBridgeSettings } from '../settings.js';
 import { CommandRunner } from './command-runner.js';
 
 const ORIGIN = 'http://platform.test';
 const topics = topicNames('t.');
 const log = pino({ level: 'silent' });
+const PROBES = { initialDelayMs: 1, maxDelayMs: 1, multiplier: 1 };
 const COMMANDS_PER_TYPE = 8;
 
 /**
@@ -90,6 +93,7 @@ function runner(task: PartitionTask, calls: CallInfo[]) {
     observer,
     log,
     ledger,
+    refusals: new RefusedWrites({ readiness: new Readiness(), log, topics, probes: PROBES }),
   });
 }
 

@@ -4,9 +4,20 @@
  * headers and keys, on which servers, and how each topic is configured.
  */
 import { z } from 'zod';
-import { CAREFUL_KEY, OWNERSHIP_KEY_PREFIX } from '../../ledger/ledger-record.js';
+import {
+  CAREFUL_KEY,
+  FORWARDED_KEY,
+  LOGS_KEY,
+  OWNERSHIP_KEY_PREFIX,
+} from '../../ledger/ledger-record.js';
 import { EVENTS, type EventType } from '../messages/events.js';
-import { CarefulRun, LedgerEntry, OwnershipMarker } from '../messages/ledger.js';
+import {
+  CarefulRun,
+  CommandLogs,
+  ForwardedUpTo,
+  LedgerEntry,
+  OwnershipMarker,
+} from '../messages/ledger.js';
 import { COMMANDS, type TopicNames, topicNames } from '../messages/topics.js';
 import { cloudEventHeaders, deadLetterHeaders } from './asyncapi-headers.js';
 import {
@@ -99,14 +110,17 @@ const DEAD_LETTER = {
 const LEDGER_RECORD = {
   name: 'ledger-record',
   title: 'Ledger record',
-  summary: "The bridge's own state: per-bizId progress, ownership markers, careful runs",
-  description: `Written and read by the bridge alone; readable by operators. A bizId's entry is keyed by the bizId, an instance's ownership marker by "${OWNERSHIP_KEY_PREFIX}<instance>", a partition's careful-run record by "${CAREFUL_KEY}"; a null value deletes a marker or a careful-run record.`,
+  summary:
+    "The bridge's own state: per-bizId progress, ownership markers, careful runs, a partition's marks",
+  description: `Written and read by the bridge alone; readable by operators. A bizId's entry is keyed by the bizId, an instance's ownership marker by "${OWNERSHIP_KEY_PREFIX}<instance>", a partition's careful-run record by "${CAREFUL_KEY}", its forwarded mark by "${FORWARDED_KEY}" and the extent of each command topic's log it has seen by "${LOGS_KEY}"; a null value deletes an entry, a marker or a careful-run record.`,
   payload: ledgerPayload(),
   bindings: keyBinding({ type: 'string' }),
 };
 
 function ledgerPayload(): JsonSchema {
-  const records = z.union([LedgerEntry, OwnershipMarker, CarefulRun]).nullable();
+  const records = z
+    .union([LedgerEntry, OwnershipMarker, CarefulRun, ForwardedUpTo, CommandLogs])
+    .nullable();
   const { $schema: _, ...body } = z.toJSONSchema(records, { target: 'draft-7', io: 'output' });
   return body;
 }

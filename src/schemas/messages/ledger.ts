@@ -40,7 +40,9 @@ export const LedgerEntry = z
     /**
      * Commands that ended, oldest first: `<commandId> <fingerprint>` for a final ending (the
      * commandId spent; a bare commandId was written before fingerprints were kept),
-     * `ended@<topic>/<offset>` and `rejected@<topic>/<offset>` for a record that ended otherwise.
+     * `ended@<topic>/<offset>/<timestamp>` and `rejected@<topic>/<offset>/<timestamp>` for a
+     * record that ended otherwise (its Kafka timestamp tells it from a record at the same offset
+     * of a topic deleted and created again; one written before that names the position alone).
      */
     done: z.array(z.string()).readonly(),
     /**
@@ -91,6 +93,20 @@ export type OwnershipMarker = z.infer<typeof OwnershipMarker>;
  */
 export const ForwardedUpTo = z.record(z.string(), z.string().regex(/^\d+$/));
 export type ForwardedUpTo = z.infer<typeof ForwardedUpTo>;
+
+/**
+ * Per command topic, the extent of its log (of this partition number) as the partition's ledger
+ * last saw it: `start`, the offset of its first record kept, and `end`, the offset after the
+ * last record it took in hand (or found there). A log found starting before that start, or ending
+ * before that end, is another one (the topic was deleted and created again, or a broker lost
+ * records): what the partition's ledger says of positions in the old one (the forwarded mark,
+ * the records a crashed holder had in hand) does not hold for it (src/partitions/command-logs.ts).
+ */
+export const CommandLogs = z.record(
+  z.string(),
+  z.object({ start: z.string().regex(/^\d+$/), end: z.string().regex(/^\d+$/) }),
+);
+export type CommandLogs = z.infer<typeof CommandLogs>;
 
 /** A command record run alone after a crash, and the process deaths it has seen so far. */
 export const CarefulRun = z.object({
