@@ -151,7 +151,9 @@ describe('the replay window', () => {
     bridge = await start(retryForLong);
     await sim.admin.setFaults({});
     const ended = await collector.waitForTerminalEvent(commandId, 60_000);
-    expect(ended.event.type, JSON.stringify(ended.event.data)).toBe("signingbridge.contract.created");
+    expect(ended.event.type, JSON.stringify(ended.event.data)).toBe(
+      'signingbridge.contract.created',
+    );
     expect(await drafts(bizId)).toBe(1);
     expect(tombstonesOf(bizId)).toBe(0);
   });
