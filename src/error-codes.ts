@@ -274,10 +274,10 @@ export const ERROR_CODES = {
   },
   SB_ERR_KAFKA_TOPICS_LEADERLESS: {
     meaning:
-      'Topics the bridge (or `signing-bridge topics create`) just created still had a partition without a leader after about 10 s.',
+      'Topics the bridge (or `signing-bridge topics create`) just created were still not listed, with a leader for every partition, by every broker of the cluster after about 30 s; the message names each broker and what it lacks.',
     retryable: true,
     action:
-      'Start again; if it repeats, check that the cluster has as many live brokers as TOPIC_REPLICATION_FACTOR asks for and that its controller is healthy. The message names the topics.',
+      'Start again; if it repeats, check that the cluster has as many live brokers as TOPIC_REPLICATION_FACTOR asks for and that its controller is healthy. The message names the topics, the brokers and what each lacks.',
     seenIn: `${AT_START}; \`signing-bridge topics create\``,
   },
   SB_ERR_SDK_COMMAND_INVALID: {

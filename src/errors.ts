@@ -492,8 +492,9 @@ export class TopicsMissing extends SigningBridgeError<{ topics: string[] }> {
 }
 
 /**
- * Topics just created still had a partition without a leader after several metadata requests
- * (about 10 s): the cluster is still electing, or short of brokers for the replication factor.
+ * Topics just created were still not listed, with a leader for every partition, by every broker
+ * of the cluster after about 30 s: the cluster is still electing, a broker is behind on the
+ * cluster's metadata, or it is short of brokers for the replication factor.
  */
 export class TopicsLeaderless extends SigningBridgeError<{ topics: string[] }> {
   readonly code = 'SB_ERR_KAFKA_TOPICS_LEADERLESS';

@@ -6,12 +6,19 @@
 #
 # The test drives it with playwright-core (no browser of Playwright's own is downloaded). Only
 # Debian's archive is needed (apt-get, as root or through sudo); about 100 MB the first time,
-# nothing after. A lock keeps two test files from installing at once.
+# nothing after. The integration tests' global setup runs it before any test (test/support/
+# tools.ts); with --check first it installs nothing: it prints the path and exits 0 when
+# Chromium is there, or says what installing it takes and exits 1. A lock keeps two runs from
+# installing at once.
 set -euo pipefail
 
 found() { command -v chromium || command -v chromium-browser || true; }
 
 path="$(found)"
+if [ -z "$path" ] && [ "${1:-}" = --check ]; then
+  echo "Chromium is missing: scripts/tools/install-chromium.sh installs it (apt-get install chromium, about 100 MB)"
+  exit 1
+fi
 if [ -z "$path" ]; then
   root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
   mkdir -p "$root/.tools"
@@ -33,5 +40,5 @@ if [ -z "$path" ]; then
     path="$(found)"
   fi
 fi
-"$path" --version 2>/dev/null | head -1 >&2 || true
+[ "${1:-}" = --check ] || "$path" --version 2>/dev/null | head -1 >&2 || true
 echo "$path"

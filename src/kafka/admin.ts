@@ -1,9 +1,15 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Admin, Kafka } from 'kafkajs';
 import kafkajs, { AssignerProtocol } from 'kafkajs';
-import { TopicsLeaderless, TopicsMissing } from '../errors.js';
+import { TopicsMissing } from '../errors.js';
 import { decodeUserData } from './co-partitioned-assigner.js';
 import type { ClusterAdmin, GroupMember, PartitionRange } from './tool-types.js';
+import {
+  askEveryBroker,
+  type BrokerAnswer,
+  type ClientAt,
+  untilEveryBrokerLists,
+} from './topic-agreement.js';
 import type { TopicDescription, TopicHealth, TopicSpec } from './types.js';
 
 // Not among the names Node finds in kafkajs' CommonJS exports: read off the module itself.
@@ -11,9 +17,15 @@ const { ConfigResourceTypes } = kafkajs;
 // The broker's default message.max.bytes, should a topic not say.
 const DEFAULT_MAX_MESSAGE_BYTES = 1_048_588;
 
-export async function connectAdmin(kafka: Kafka): Promise<ClusterAdmin> {
+/**
+ * `clientAt` makes clients pinned to one broker (topic-agreement.ts): with it, creating topics
+ * waits until every broker lists them; without it (a kafkajs client configured elsewhere, whose
+ * settings are not known here), until the brokers this client asks do.
+ */
+export async function connectAdmin(kafka: Kafka, clientAt?: ClientAt): Promise<ClusterAdmin> {
   const admin = kafka.admin();
   await admin.connect();
+  const createListed = (specs: readonly TopicSpec[]) => createTopics(admin, specs, clientAt);
   return {
     async ensureTopics(specs, { create } = { create: true }) {
       const existing = new Set(await admin.listTopics());
@@ -25,7 +37,7 @@ export async function connectAdmin(kafka: Kafka): Promise<ClusterAdmin> {
           { details: { topics } },
         );
       }
-      await createTopics(admin, missing);
+      await createListed(missing);
       const { topics } = await admin.fetchTopicMetadata({ topics: specs.map((s) => s.topic) });
       return new Map(topics.map(({ name, partitions }) => [name, partitions.length]));
     },
@@ -47,7 +59,7 @@ export async function connectAdmin(kafka: Kafka): Promise<ClusterAdmin> {
     },
     describeTopics: (topics, configNames) => describeTopics(admin, topics, configNames),
     partitionHealth: (topics) => partitionHealth(admin, topics),
-    createTopics: (specs) => createTopics(admin, specs),
+    createTopics: createListed,
     async createPartitions(topics, count) {
       await admin.createPartitions({
         topicPartitions: topics.map((topic) => ({ topic, count })),
@@ -143,10 +155,16 @@ async function retried<T>(work: () => Promise<T>): Promise<T> {
 /**
  * When another instance creates them at the same moment, kafkajs returns false: fine. kafkajs'
  * own wait for leaders gives up on the first "does not host this topic-partition" a broker
- * answers while the topic is still being set up, so the wait is ours: metadata is asked again,
- * with backoff, until every partition has a leader.
+ * answers while the topic is still being set up, and asks one broker only, so the wait is ours:
+ * until every broker lists the topics with a leader for every partition (topic-agreement.ts),
+ * since what comes next (describing their settings, the bridge's producers and consumers) may
+ * ask any of them.
  */
-async function createTopics(admin: Admin, specs: readonly TopicSpec[]): Promise<void> {
+async function createTopics(
+  admin: Admin,
+  specs: readonly TopicSpec[],
+  clientAt: ClientAt | undefined,
+): Promise<void> {
   if (specs.length === 0) return;
   await admin.createTopics({
     waitForLeaders: false,
@@ -157,23 +175,24 @@ async function createTopics(admin: Admin, specs: readonly TopicSpec[]): Promise<
       configEntries: Object.entries(configs).map(([name, value]) => ({ name, value })),
     })),
   });
-  await retried(async () => {
-    const topics = specs.map((spec) => spec.topic);
-    const { topics: metadata } = await admin.fetchTopicMetadata({ topics });
-    const leaderless = metadata.filter(({ partitions }) =>
-      partitions.some((partition) => partition.leader < 0),
-    );
-    if (leaderless.length > 0) throw leaderlessError(leaderless.map(({ name }) => name));
-  });
+  await untilEveryBrokerLists(
+    specs.map((spec) => spec.topic),
+    async (topics) => {
+      if (clientAt === undefined) return [await askAny(admin, topics)];
+      const described = await admin.describeCluster().catch((error: Error) => error);
+      if (described instanceof Error) return [{ who: 'the cluster', error: described.message }];
+      return askEveryBroker(clientAt, described.brokers, topics);
+    },
+  );
 }
 
-/** Retried (`retriable`, as kafkajs marks what passes) while a partition has no leader yet. */
-function leaderlessError(topics: string[]): TopicsLeaderless {
-  const error = new TopicsLeaderless(
-    `topics created but without a leader for every partition yet: ${topics.join(', ')}`,
-    { details: { topics } },
+/** Without pinned clients: whichever broker kafkajs asks. */
+function askAny(admin: Admin, topics: readonly string[]): Promise<BrokerAnswer> {
+  const who = 'the broker asked';
+  return admin.fetchTopicMetadata({ topics: [...topics] }).then(
+    ({ topics: listed }) => ({ who, topics: listed }),
+    (error: Error) => ({ who, error: error.message }),
   );
-  return Object.assign(error, { retriable: true });
 }
 
 async function describeTopics(

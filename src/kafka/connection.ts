@@ -9,6 +9,7 @@ import { connectExclusiveProducer, connectPositionedProducer } from './positione
 import { preflight } from './preflight.js';
 import { connectProducer, connectTransactionalProducer } from './producer.js';
 import type { KafkaTools } from './tool-types.js';
+import { type ClientAt, clientsAt } from './topic-agreement.js';
 import { createTopicReader } from './topic-reader.js';
 import type { TopicLayout } from './types.js';
 
@@ -40,16 +41,22 @@ export function createKafkaConnection(options: KafkaConnectionOptions): KafkajsC
     logLevel: log.isLevelEnabled('debug') ? logLevel.INFO : logLevel.WARN,
     logCreator: kafkajsLogCreator(log),
   } satisfies KafkaConfig;
-  return { ...kafkaToolsOver(new Kafka(config), options), preflight: () => preflight(config) };
+  const tools = kafkaToolsOver(new Kafka(config), options, clientsAt(config));
+  return { ...tools, preflight: () => preflight(config) };
 }
 
-/** The bridge's and the tools' view of Kafka over a kafkajs client configured elsewhere. */
+/**
+ * The bridge's and the tools' view of Kafka over a kafkajs client configured elsewhere.
+ * `clientAt`, clients pinned to one broker with the same settings, lets creating topics wait
+ * until every broker lists them (admin.ts).
+ */
 export function kafkaToolsOver(
   kafka: Kafka,
   options: Pick<KafkaConnectionOptions, 'topicLayout' | 'transactionTimeoutMs'> = {},
+  clientAt?: ClientAt,
 ): KafkaTools {
   const { transactionTimeoutMs = 10_000 } = options;
-  const admin = () => connectAdmin(kafka);
+  const admin = () => connectAdmin(kafka, clientAt);
   return {
     topicLayout: options.topicLayout ?? {},
     admin,

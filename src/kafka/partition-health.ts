@@ -6,7 +6,7 @@
  * its log and a metric.
  */
 import { keyPartition } from './murmur2.js';
-import type { OutboundRecord, PartitionHealth, TopicHealth } from './types.js';
+import type { OutboundRecord, TopicHealth } from './types.js';
 
 export type StallProblem =
   | 'topic-missing'

@@ -57,4 +57,46 @@ describe('positioned producer', () => {
     expect(made).toHaveLength(2);
     expect(made[0]?.disconnect).toHaveBeenCalledOnce();
   });
+
+  it('when two sends are called at once, then kafkajs is given the second only after the first settled, together with what queued meanwhile', async () => {
+    let inFlight = 0;
+    let mostAtOnce = 0;
+    const batches: number[] = [];
+    const { kafka } = fakeKafka(async () => {
+      inFlight++;
+      mostAtOnce = Math.max(mostAtOnce, inFlight);
+      batches.push(batches.length);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      inFlight--;
+      return [
+        { topicName: 't', partition: 2, errorCode: 0, baseOffset: String(batches.length * 10) },
+      ];
+    });
+    const producer = await connectPositionedProducer(kafka);
+    const sent = await Promise.all([
+      producer.send([record]),
+      producer.send([record]),
+      producer.send([record, record]),
+    ]);
+    expect(mostAtOnce).toBe(1);
+    expect(sent).toEqual([
+      [{ topic: 't', partition: 2, offset: '10' }],
+      [{ topic: 't', partition: 2, offset: '20' }],
+      [
+        { topic: 't', partition: 2, offset: '21' },
+        { topic: 't', partition: 2, offset: '22' },
+      ],
+    ]);
+  });
+
+  it('when disconnecting while sends are queued, then they are sent first', async () => {
+    const { kafka, made } = fakeKafka(async () => [
+      { topicName: 't', partition: 2, errorCode: 0, baseOffset: '0' },
+    ]);
+    const producer = await connectPositionedProducer(kafka);
+    const sent = producer.send([record]);
+    await producer.disconnect();
+    await expect(sent).resolves.toEqual([{ topic: 't', partition: 2, offset: '0' }]);
+    expect(made[0]?.disconnect).toHaveBeenCalledOnce();
+  });
 });

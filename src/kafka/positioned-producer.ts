@@ -7,6 +7,7 @@ import type { Kafka, Message, RecordMetadata } from 'kafkajs';
 import type { KafkaWriteFailed } from '../errors.js';
 import type { TopicMessage } from './covering-send.js';
 import { type CoveringProducer, coveringProducer, toMessages } from './producer.js';
+import { SendQueue } from './send-queue.js';
 import type {
   ExclusiveProducer,
   PositionedProducer,
@@ -17,9 +18,10 @@ import type { OutboundRecord } from './types.js';
 import { writeFailed } from './write-failure.js';
 
 /**
- * Replaces its kafkajs producer after a send Kafka refused for good, as the bridge's own does
- * (producer.ts): kafkajs would otherwise refuse every later write to the partitions of that
- * request (OUT_OF_ORDER_SEQUENCE_NUMBER).
+ * One kafkajs send in flight at a time, what callers send meanwhile queued and sent together
+ * next (send-queue.ts says why). Replaces its kafkajs producer after a send Kafka refused for
+ * good, as the bridge's own does (producer.ts): kafkajs would otherwise refuse every later write
+ * to the partitions of that request (OUT_OF_ORDER_SEQUENCE_NUMBER).
  */
 export async function connectPositionedProducer(kafka: Kafka): Promise<PositionedProducer> {
   const open = async () => {
@@ -29,22 +31,26 @@ export async function connectPositionedProducer(kafka: Kafka): Promise<Positione
   };
   let current = await open();
   let refused = false;
+  const queue = new SendQueue(async (records) => {
+    if (refused) {
+      await current.producer.disconnect().catch(() => {});
+      current = await open().catch((error: unknown) => Promise.reject(writeFailed(error)));
+      refused = false;
+    }
+    const { producer } = current;
+    return sendPositioned(records, current, (batch) => producer.sendBatch(batch)).catch(
+      (error: KafkaWriteFailed) => {
+        refused ||= error.details.permanent;
+        throw error;
+      },
+    );
+  });
   return {
-    async send(records) {
-      if (refused) {
-        await current.producer.disconnect().catch(() => {});
-        current = await open();
-        refused = false;
-      }
-      const { producer } = current;
-      return sendPositioned(records, current, (batch) => producer.sendBatch(batch)).catch(
-        (error: KafkaWriteFailed) => {
-          refused ||= error.details.permanent;
-          throw error;
-        },
-      );
+    send: (records) => queue.send(records),
+    async disconnect() {
+      await queue.idle();
+      await current.producer.disconnect();
     },
-    disconnect: () => current.producer.disconnect(),
   };
 }
 

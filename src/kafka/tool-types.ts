@@ -19,8 +19,13 @@ export interface RecordPosition {
 }
 
 export interface PositionedProducer {
-  /** One produce request per broker; resolves with each record's position, in the order given. */
+  /**
+   * Sent after every send called before it, one kafkajs send in flight at a time (those called
+   * meanwhile go together in the next: send-queue.ts); resolves with each record's position, in
+   * the order given.
+   */
   send(records: readonly OutboundRecord[]): Promise<RecordPosition[]>;
+  /** Once every send called before it has settled. */
   disconnect(): Promise<void>;
 }
 

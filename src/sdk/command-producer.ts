@@ -54,7 +54,9 @@ export class CommandProducer {
   }
 
   /**
-   * Checks the command against its schema and sends it.
+   * Checks the command against its schema and sends it, after the sends called before it on this
+   * producer: one kafkajs send in flight at a time, those called meanwhile together in the next
+   * (docs/sdk.md says why).
    * @throws CommandRefused naming every field that is wrong (nothing is sent)
    * @throws KafkaWriteFailed when Kafka did not take it (`retryable` says whether to try again)
    */

@@ -35,6 +35,7 @@ import { type RunningSimulator, startSimulator } from '../../src/simulator/index
 import { GroupCase } from '../group/group-case.js';
 import { reminderLoad } from '../group/reminders.js';
 import { harnessKafkaClient } from '../support/harness-kafka-client.js';
+import { healthAnswer } from '../support/health.js';
 import { freePort } from '../support/service-pipeline.js';
 import { waitUntil } from '../support/wait.js';
 
@@ -98,23 +99,6 @@ async function bridgeOf(run: GroupCase, env: Record<string, string> = {}): Promi
     ...env,
   });
   return healthPort;
-}
-
-/** Waits until the health server's `path` answers `status` with a body `until` accepts. */
-async function health(port: number, path: string, status: number, until = (_: string) => true) {
-  const answer = await waitUntil(
-    async () => {
-      const response = await fetch(`http://127.0.0.1:${port}${path}`);
-      return { status: response.status, body: await response.text() };
-    },
-    {
-      what: `${path} answering ${status}`,
-      until: (a) => a.status === status && until(a.body),
-      timeoutMs: 60_000,
-      intervalMs: 200,
-    },
-  );
-  return answer.body;
 }
 
 /** Write on `topic` denied to User:bridge (Describe left to it), or the ACLs removed again. */
@@ -203,12 +187,12 @@ describe('Kafka refusing the bridge’s writes until someone acts', () => {
     const acls = eventsAcls(run.topics.events);
     await acls.revoke();
     await run.sender.send(during);
-    const refused = await health(healthPort, '/readyz', 503, (body) =>
+    const refused = await healthAnswer(healthPort, '/readyz', 503, (body) =>
       body.includes('kafka-refused'),
     );
     expect(refused).toContain('TOPIC_AUTHORIZATION_FAILED');
     expect(refused).toContain(run.topics.events);
-    expect(await health(healthPort, '/metrics', 200)).toContain(
+    expect(await healthAnswer(healthPort, '/metrics', 200)).toContain(
       'signing_bridge_kafka_writes_refused{error="TOPIC_AUTHORIZATION_FAILED"} 1',
     );
 
@@ -216,7 +200,7 @@ describe('Kafka refusing the bridge’s writes until someone acts', () => {
     const { line, problems } = await run.verdict(sim, load, BOUND_MS, []);
     console.log(`[kafka-refusals acl] ${line}; /readyz while refused: ${refused.trim()}`);
     expect(problems).toEqual({});
-    await health(healthPort, '/readyz', 200);
+    await healthAnswer(healthPort, '/readyz', 200);
   }, 240_000);
 
   it('when the instance’s clock is behind what the ledger and events topics take (INVALID_TIMESTAMP) and the bound is removed, then no call is made meanwhile, /readyz names it, and then every reminder is sent once', async () => {
@@ -227,7 +211,7 @@ describe('Kafka refusing the bridge’s writes until someone acts', () => {
     const bounded = [run.topics.ledger, run.topics.events];
     await boundRecordAge(bounded, BEFORE_MAX_MS);
     await run.sender.send(load.commands);
-    const refused = await health(healthPort, '/readyz', 503, (body) =>
+    const refused = await healthAnswer(healthPort, '/readyz', 503, (body) =>
       body.includes('kafka-refused'),
     );
     expect(refused).toContain('INVALID_TIMESTAMP');
@@ -242,6 +226,6 @@ describe('Kafka refusing the bridge’s writes until someone acts', () => {
     expect(problems).toEqual({});
     const sent = load.commandIds.map((id) => run.collector.terminalEventsOf(id)[0]?.event.type);
     expect(sent).toEqual(Array(load.commandIds.length).fill('signingbridge.reminder.sent'));
-    await health(healthPort, '/readyz', 200);
+    await healthAnswer(healthPort, '/readyz', 200);
   }, 240_000);
 });

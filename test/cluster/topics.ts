@@ -8,28 +8,23 @@ import { cli } from '../support/cli-process.js';
 import { harnessKafkaClient } from '../support/harness-kafka-client.js';
 
 /**
- * `signing-bridge topics create` with the bridge's environment, until it succeeds (at most 5
- * times); returns why each failed try did, for the case to print. On a cluster it may fail right
- * after creating the topics: it reads them back from a node that does not list them yet.
+ * `signing-bridge topics create` with the bridge's environment, once: it returns only when every
+ * node lists the topics (src/kafka/topic-agreement.ts), so a failure is a failure.
  */
 export async function createTopics(
   brokers: string[],
   prefix: string,
   env: Record<string, string>,
-): Promise<string[]> {
-  const failures: string[] = [];
-  for (let attempt = 1; attempt <= 5; attempt++) {
-    const run = cli(['topics', 'create'], {
-      ...env,
-      KAFKA_BROKERS: brokers.join(','),
-      TOPIC_PREFIX: prefix,
-    });
-    const code = await run.exit;
-    if (code === 0) return failures;
-    const said = `${run.output.stderr} ${run.output.stdout}`.trim().split('\n').at(-1);
-    failures.push(`exit ${code}: ${said}`);
+): Promise<void> {
+  const run = cli(['topics', 'create'], {
+    ...env,
+    KAFKA_BROKERS: brokers.join(','),
+    TOPIC_PREFIX: prefix,
+  });
+  const code = await run.exit;
+  if (code !== 0) {
+    throw new Error(`topics create exited ${code}: ${run.output.stderr} ${run.output.stdout}`);
   }
-  throw new Error(`topics create failed 5 times: ${failures.join('; ')}`);
 }
 
 /** How the topics differ from three replicas of each partition and min ISR 2. */

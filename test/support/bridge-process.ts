@@ -1,4 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +11,8 @@ const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 /**
  * The service in a child process, as deployed: `signing-bridge run` (src/cli/main.ts) with its
  * configuration in the environment, for tests that kill it. Its warnings and errors go to
- * stderr; it is ready once it logs that the bridge started.
+ * stderr; it is ready once it logs that the bridge started. With BRIDGE_LOG_DIR set (to look
+ * into a failing run), every line it logs also goes to `<dir>/<pid>.log`.
  */
 export class BridgeProcess {
   readonly exited: Promise<number | null>;
@@ -54,7 +57,10 @@ export class BridgeProcess {
     });
     const running = new BridgeProcess(child, options.keep ?? []);
     await new Promise<void>((resolve, reject) => {
+      const logDir = process.env.BRIDGE_LOG_DIR;
+      if (logDir) mkdirSync(logDir, { recursive: true });
       createInterface({ input: child.stdout as Readable }).on('line', (line) => {
+        if (logDir) appendFileSync(join(logDir, `${child.pid}.log`), `${line}\n`);
         running.#keepLine(line);
         if (line.includes('"msg":"bridge started"')) resolve();
         else if (/"level":(4|5|6)\d/.test(line)) {

@@ -39,6 +39,8 @@ const TOOLS = {
   'asyncapi-parser': { script: 'asyncapi-parser.sh', args: [], budgetMinutes: 5 },
   // The other Node the SDK supports (docs/sdk.md), from the npm registry.
   'node-26': { script: 'install-node.sh', args: ['26'], budgetMinutes: 5 },
+  // The console's browser test (test/console/): Debian's chromium, driven by playwright-core.
+  chromium: { script: 'install-chromium.sh', args: [], budgetMinutes: 10 },
 } as const satisfies Record<string, Tool>;
 
 type ToolName = keyof typeof TOOLS;
@@ -82,6 +84,11 @@ export function pythonVenv(name: 'contracts' | 'otlp' | 'examples-python'): stri
 /** The `node` of a Node version the SDK supports beside the project's own. */
 export function nodeTool(major: '26'): string {
   return ready(`node-${major}`);
+}
+
+/** Debian's Chromium, for the console's browser test. */
+export function chromiumPath(): string {
+  return ready('chromium');
 }
 
 /** The folder @asyncapi/parser is installed in, from npm. */

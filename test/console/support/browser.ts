@@ -1,17 +1,21 @@
 /**
- * Chromium from Debian's packages (scripts/tools/install-chromium.sh installs it when missing),
- * driven by playwright-core: no browser of Playwright's own is downloaded. Headless, in a fresh
- * profile, with the flags a closed network needs (no background connections to Google's
- * services, which it refuses), and the screenshots of docs/console/.
+ * Chromium from Debian's packages (the global setup installs it: scripts/tools/
+ * install-chromium.sh), driven by playwright-core: no browser of Playwright's own is downloaded.
+ * Headless, in a fresh profile, with the flags a closed network needs (no background connections
+ * to Google's services, which it refuses). Screenshots go to coverage/console/, or to
+ * docs/console/ (what docs/console.md shows) with UPDATE_SCREENSHOTS=1, so a test run leaves the
+ * tracked files as they were.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { REPO_ROOT } from '../../support/tools.js';
+import { chromiumPath, REPO_ROOT } from '../../support/tools.js';
 
-export const SCREENSHOTS = `${REPO_ROOT}docs/console`;
+export const SCREENSHOTS =
+  process.env.UPDATE_SCREENSHOTS === '1'
+    ? `${REPO_ROOT}docs/console`
+    : `${REPO_ROOT}coverage/console`;
 
 const FLAGS = [
   '--headless',
@@ -28,15 +32,6 @@ export interface Browser {
   readonly context: BrowserContext;
   page(): Promise<Page>;
   close(): Promise<void>;
-}
-
-function chromiumPath(): string {
-  const result = spawnSync('bash', [`${REPO_ROOT}scripts/tools/install-chromium.sh`], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  if (result.status !== 0) throw new Error('scripts/tools/install-chromium.sh failed');
-  return result.stdout.trim().split('\n').at(-1) as string;
 }
 
 export async function openBrowser(): Promise<Browser> {
