@@ -335,6 +335,36 @@ describe('Bridge.stop during start', () => {
   });
 });
 
+describe('Bridge readiness when the consumer crashes', () => {
+  it('when the consumer crashes and restarts, then /readyz names the crash and the lease, not a silence, until the consumer has joined again', async () => {
+    let handlers: GroupConsumerHandlers | undefined;
+    const { kafka, consumer } = fakeKafka((given) => {
+      handlers = given;
+      given.onAssignment([0]);
+    });
+    // As KafkajsGroupConsumer: a crash forgets the last contact until the next join.
+    let contact: number | undefined = performance.now();
+    const bridge = bridgeOn({
+      ...kafka,
+      consumer: () => ({ ...consumer, lastContact: () => contact }),
+    });
+    await bridge.start();
+    expect(bridge.ready).toBe(true);
+
+    contact = undefined;
+    handlers?.onCrash(new Error('Connection error: connect ECONNREFUSED 127.0.0.1:40017'), true);
+    expect(bridge.notReadyBecause()).toEqual([
+      'kafka-consumer: the Kafka consumer crashed and left the group (Connection error: connect ECONNREFUSED 127.0.0.1:40017); joining it again',
+      'lease: this instance may no longer act for its partitions',
+    ]);
+
+    contact = performance.now();
+    handlers?.onAssignment([0]);
+    await vi.waitFor(() => expect(bridge.notReadyBecause()).toEqual([]), { timeout: 5_000 });
+    await bridge.stop();
+  });
+});
+
 describe('Bridge readiness and the clocks', () => {
   const HOUR_MS = 3_600_000;
   const { readinessTimeoutMs } = defaultBridgeSettings();

@@ -28,6 +28,8 @@ const MIN_INSYNC = 'min.insync.replicas';
 // (the group's session timeout, after which it drops the member).
 const KAFKA_CONTACT_WINDOW_MS = 10_000;
 const HELD_BACK_SHOWN = 10;
+// Held from a crash of the group consumer until it has joined the group again.
+const KAFKA_CONSUMER = 'kafka-consumer';
 
 export interface BridgeStatus {
   readonly instance: string;
@@ -72,8 +74,11 @@ export class Bridge {
     if (!this.#ready) return ['starting or stopped'];
     const contact = this.#io?.consumer.lastContact();
     const { readinessTimeoutMs } = this.#options.settings;
-    const reasons = this.#engine?.readiness.reasons() ?? [];
-    if (contact === undefined || performance.now() - contact >= readinessTimeoutMs) {
+    const readiness = this.#engine?.readiness;
+    const reasons = readiness?.reasons() ?? [];
+    // A crash forgets the contact: the crash, held until the next join, is the reason then.
+    const crashed = readiness?.holds(KAFKA_CONSUMER) === true;
+    if (!crashed && (contact === undefined || performance.now() - contact >= readinessTimeoutMs)) {
       reasons.push(`kafka: no word from the consumer group for ${readinessTimeoutMs} ms`);
     }
     if (!this.leaseHeld) reasons.push('lease: this instance may no longer act for its partitions');
@@ -230,6 +235,7 @@ export class Bridge {
       onBatch: (batch) => engine.intake.onBatch(batch),
       held: () => engine.partitions.held(),
       onAssignment: (partitions) => {
+        engine.readiness.release(KAFKA_CONSUMER);
         engine.partitions.onAssignment(partitions);
         engine.lag.report();
         assigned();
@@ -237,6 +243,10 @@ export class Bridge {
       onHeartbeat: () => engine.partitions.onHeartbeat(),
       onCrash: (error, restarting) => {
         log.error({ err: error, restarting }, 'Kafka consumer failed');
+        engine.readiness.hold(
+          KAFKA_CONSUMER,
+          `the Kafka consumer crashed and left the group (${error.message}); ${restarting ? 'joining it again' : 'not restarting'}`,
+        );
         // It left the group: its partitions may already be another member's.
         engine.partitions.onCrash();
         if (!restarting) this.#fail(error);

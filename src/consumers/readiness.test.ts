@@ -12,5 +12,7 @@ describe('Readiness', () => {
     expect(readiness.release('kafka-writes')).toBe(true);
     expect(readiness.release('kafka-writes')).toBe(false);
     expect(readiness.reasons()).toEqual(['lease: lost']);
+    expect(readiness.holds('lease')).toBe(true);
+    expect(readiness.holds('kafka-writes')).toBe(false);
   });
 });

@@ -19,6 +19,11 @@ export class Readiness {
     return this.#causes.delete(cause);
   }
 
+  /** Whether the cause is held. */
+  holds(cause: string): boolean {
+    return this.#causes.has(cause);
+  }
+
   /** The causes held, each with what to say of it: `cause: detail`. */
   reasons(): string[] {
     return [...this.#causes].map(([cause, detail]) => `${cause}: ${detail}`);
