@@ -1,4 +1,12 @@
-import type { Admin, Batch, Consumer, Kafka, KafkaMessage } from 'kafkajs';
+import type {
+  Admin,
+  Batch,
+  Consumer,
+  ConsumerConfig,
+  Kafka,
+  KafkaMessage,
+  RetryOptions,
+} from 'kafkajs';
 import { coPartitionedAssigner, decodeUserData } from './co-partitioned-assigner.js';
 import type {
   CommittedOffset,
@@ -31,6 +39,41 @@ const MAX_BYTES_PER_PARTITION = 64 * 1024;
 const MAX_BYTES = 1024 * 1024;
 
 /**
+ * How long the consumer keeps trying a broker that refuses its connections before it gives up.
+ * kafkajs 2.2.4 stops every fetch at an error from any one broker and starts them all again
+ * after a backoff (consumer/runner.js); when its tries run out the consumer crashes, leaving the
+ * group (the lease is lost and every partition acquired afresh: tens of seconds). Each refused
+ * connection makes it read the cluster's metadata again (cluster/index.js, findBroker), but a
+ * broker killed leads its partitions until the controller fences it (`broker.session.timeout.ms`,
+ * 9 s by default), one stopped until its controlled shutdown has moved them; only then does the
+ * metadata name other leaders. So the tries outlast that: 20, 0.1 s doubling to 1 s apart, 16
+ * to 18 s in all (the jitter is ±20%); meanwhile the other brokers' partitions are fetched once
+ * per try. Every field is set: kafkajs' defaults depend on NODE_ENV (`test`: 50 ms growing
+ * ×1.5, so the consumer's own 5 tries last under a second; otherwise 0.3 s doubling, about 9 s).
+ */
+const CONSUMER_RETRY = {
+  retries: 20,
+  initialRetryTime: 100,
+  multiplier: 2,
+  maxRetryTime: 1_000,
+  factor: 0.2,
+} as const satisfies RetryOptions;
+
+/** kafkajs' consumer options for a member of the bridge's group (besides its assigner). */
+function groupConsumerConfig(groupId: string): ConsumerConfig {
+  return {
+    groupId,
+    sessionTimeout: SESSION_TIMEOUT_MS,
+    heartbeatInterval: HEARTBEAT_INTERVAL_MS,
+    maxWaitTimeInMs: FETCH_MAX_WAIT_MS,
+    maxBytesPerPartition: MAX_BYTES_PER_PARTITION,
+    maxBytes: MAX_BYTES,
+    allowAutoTopicCreation: false,
+    retry: { ...CONSUMER_RETRY },
+  };
+}
+
+/**
  * A kafkajs consumer in a group, fetching batches with the co-partitioned assigner. Offsets are
  * resolved only as the caller says and committed only when it asks.
  */
@@ -60,19 +103,13 @@ export class KafkajsGroupConsumer implements GroupConsumer {
     this.#groupId = groupId;
     this.#instanceId = instanceId;
     this.#consumer = kafka.consumer({
-      groupId,
+      ...groupConsumerConfig(groupId),
       partitionAssigners: [
         coPartitionedAssigner(() => ({
           instance: instanceId,
           owned: this.#handlers?.held() ?? [],
         })),
       ],
-      sessionTimeout: SESSION_TIMEOUT_MS,
-      heartbeatInterval: HEARTBEAT_INTERVAL_MS,
-      maxWaitTimeInMs: FETCH_MAX_WAIT_MS,
-      maxBytesPerPartition: MAX_BYTES_PER_PARTITION,
-      maxBytes: MAX_BYTES,
-      allowAutoTopicCreation: false,
     });
   }
 

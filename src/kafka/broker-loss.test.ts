@@ -1,0 +1,281 @@
+import { createRequire } from 'node:module';
+import {
+  type ConsumerConfig,
+  type Kafka,
+  KafkaJSConnectionError,
+  logLevel,
+  type RetryOptions,
+} from 'kafkajs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { KafkajsGroupConsumer } from './group-consumer.js';
+
+// kafkajs' own consumer and cluster, read (never changed): a unit test drives them over fake
+// brokers, one of which goes away, to show what the consumer's retry options decide.
+const load = createRequire(import.meta.url);
+const Cluster = load('kafkajs/src/cluster/index.js') as new (options: unknown) => FakeableCluster;
+const createConsumer = load('kafkajs/src/consumer/index.js') as (options: unknown) => Consumer;
+const { createLogger } = load('kafkajs/src/loggers/index.js') as {
+  createLogger: (options: unknown) => unknown;
+};
+
+interface FakeableCluster {
+  brokerPool: {
+    connectionPoolBuilder: { build: (address?: Address) => Promise<Address> };
+    createBroker: (options: { connectionPool: Address; nodeId?: number }) => unknown;
+  };
+}
+interface Consumer {
+  connect(): Promise<void>;
+  subscribe(options: { topics: string[]; fromBeginning: boolean }): Promise<void>;
+  run(options: { eachBatch: () => Promise<void> }): Promise<void>;
+  on(event: string, listener: (event: { payload: { error: Error } }) => void): unknown;
+  events: { CRASH: string };
+  disconnect(): Promise<void>;
+}
+interface Address {
+  host: string;
+  port: number;
+  rack?: string | null;
+}
+
+const quiet = () => createLogger({ level: logLevel.NOTHING, logCreator: () => () => {} });
+
+const TOPIC = 't';
+const GROUP = 'g';
+/** Kafka's default `broker.session.timeout.ms`: how long a killed broker still leads. */
+const FENCED_AFTER_MS = 9_000;
+const FETCH_WAIT_MS = 200;
+
+/**
+ * Three brokers; partition p of topic `t` led by broker p + 1, broker 1 the group's coordinator.
+ * `kill(3)`: broker 3 refuses every connection from then on (ECONNREFUSED, as a stopped
+ * process's port does) while the metadata still names it leader of partition 2, until
+ * FENCED_AFTER_MS later the controller fences it: the metadata then lists brokers 1 and 2 only,
+ * broker 1 leading partition 2. Every fetch answers one record per partition asked, after 200 ms.
+ */
+function threeBrokers() {
+  const address = (nodeId: number): Address => ({ host: `b${nodeId}`, port: 9090 + nodeId });
+  const leaders = new Map([
+    [0, 1],
+    [1, 2],
+    [2, 3],
+  ]);
+  const listed = new Set([1, 2, 3]);
+  const dead = new Set<number>();
+  const fetchedFrom: Array<{ nodeId: number; partition: number }> = [];
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  const broker = ({ connectionPool }: { connectionPool: Address }) => {
+    const nodeId = connectionPool.port - 9090;
+    let connected = false;
+    return {
+      nodeId,
+      connectionPool,
+      versions: {},
+      isConnected: () => connected && !dead.has(nodeId),
+      connect: async () => {
+        if (dead.has(nodeId)) {
+          throw new KafkaJSConnectionError(
+            `Connection error: connect ECONNREFUSED ${connectionPool.host}:${connectionPool.port}`,
+            { broker: `${connectionPool.host}:${connectionPool.port}`, code: 'ECONNREFUSED' },
+          );
+        }
+        connected = true;
+      },
+      disconnect: async () => {
+        connected = false;
+      },
+      metadata: async () => ({
+        controllerId: 1,
+        brokers: [...listed].map((id) => ({ nodeId: id, ...address(id), rack: null })),
+        topicMetadata: [
+          {
+            topicErrorCode: 0,
+            topic: TOPIC,
+            isInternal: false,
+            partitionMetadata: [...leaders].map(([partitionId, leader]) => ({
+              partitionErrorCode: 0,
+              partitionId,
+              leader,
+              replicas: [1, 2, 3],
+              isr: [...listed],
+              offlineReplicas: [],
+            })),
+          },
+        ],
+      }),
+      findGroupCoordinator: async () => ({ coordinator: { nodeId: 1, ...address(1) } }),
+      joinGroup: async ({
+        groupProtocols,
+      }: {
+        groupProtocols: Array<{ name: string; metadata: Buffer }>;
+      }) => ({
+        generationId: 1,
+        leaderId: 'm',
+        memberId: 'm',
+        groupProtocol: groupProtocols[0]?.name,
+        members: [{ memberId: 'm', memberMetadata: groupProtocols[0]?.metadata }],
+      }),
+      syncGroup: async ({
+        groupAssignment,
+      }: {
+        groupAssignment: Array<{ memberAssignment: Buffer }>;
+      }) => ({
+        memberAssignment: groupAssignment[0]?.memberAssignment,
+      }),
+      heartbeat: async () => ({}),
+      offsetFetch: async ({
+        topics,
+      }: {
+        topics: Array<{ topic: string; partitions: Array<{ partition: number }> }>;
+      }) => ({
+        responses: topics.map(({ topic, partitions }) => ({
+          topic,
+          partitions: partitions.map(({ partition }) => ({
+            partition,
+            offset: '0',
+            metadata: null,
+          })),
+        })),
+      }),
+      offsetCommit: async () => ({}),
+      leaveGroup: async () => ({}),
+      fetch: async ({
+        topics,
+      }: {
+        topics: Array<{
+          topic: string;
+          partitions: Array<{ partition: number; fetchOffset: string }>;
+        }>;
+      }) => {
+        await sleep(FETCH_WAIT_MS);
+        return {
+          responses: topics.map(({ topic, partitions }) => ({
+            topicName: topic,
+            partitions: partitions.map(({ partition, fetchOffset }) => {
+              fetchedFrom.push({ nodeId, partition });
+              const offset = Number(fetchOffset);
+              return {
+                partition,
+                errorCode: 0,
+                highWatermark: String(offset + 1),
+                lastStableOffset: String(offset + 1),
+                abortedTransactions: [],
+                messages: [
+                  {
+                    offset: String(offset),
+                    key: null,
+                    value: Buffer.from('v'),
+                    timestamp: '0',
+                    headers: {},
+                    isControlRecord: false,
+                  },
+                ],
+              };
+            }),
+          })),
+        };
+      },
+    };
+  };
+
+  const cluster = new Cluster({
+    logger: quiet(),
+    brokers: ['b1:9091'],
+    clientId: 'test',
+    connectionTimeout: 1_000,
+    metadataMaxAge: 300_000,
+    allowAutoTopicCreation: false,
+  });
+  // The network: the fake brokers above, one per address.
+  cluster.brokerPool.connectionPoolBuilder = {
+    build: async (at = address(1)) => ({ host: at.host, port: at.port, rack: null }),
+  };
+  cluster.brokerPool.createBroker = broker;
+
+  return {
+    cluster,
+    fetchedFrom,
+    kill(nodeId: number) {
+      dead.add(nodeId);
+      setTimeout(() => {
+        listed.delete(nodeId);
+        for (const [partition, leader] of leaders) if (leader === nodeId) leaders.set(partition, 1);
+      }, FENCED_AFTER_MS);
+    },
+  };
+}
+
+/** What the bridge's group consumer asks kafkajs for (`kafka.consumer(config)`). */
+function bridgeConsumerConfig(): ConsumerConfig {
+  let asked: ConsumerConfig | undefined;
+  const kafka = {
+    consumer: (config: ConsumerConfig) => {
+      asked = config;
+      return {};
+    },
+  } as unknown as Kafka;
+  new KafkajsGroupConsumer(kafka, { groupId: GROUP, instanceId: 'i' });
+  if (asked === undefined) throw new Error('no consumer made');
+  return asked;
+}
+
+/**
+ * kafkajs' consumer as `kafka.consumer(config)` makes it (the client sets no retry of its own to
+ * merge in), over the fake cluster, with the bridge's settings but for `retry`.
+ */
+async function consumerOver(cluster: FakeableCluster, retry: RetryOptions | undefined) {
+  const { sessionTimeout, heartbeatInterval, maxWaitTimeInMs } = bridgeConsumerConfig();
+  const consumer = createConsumer({
+    cluster,
+    groupId: GROUP,
+    // kafka.consumer()'s own default (kafkajs/src/index.js), merged over the client's none.
+    retry: retry ?? { retries: 5 },
+    logger: quiet(),
+    sessionTimeout,
+    heartbeatInterval,
+    maxWaitTimeInMs,
+    metadataMaxAge: 300_000,
+  });
+  const crashes: Error[] = [];
+  consumer.on(consumer.events.CRASH, ({ payload }) => crashes.push(payload.error));
+  await consumer.connect();
+  await consumer.subscribe({ topics: [TOPIC], fromBeginning: true });
+  await consumer.run({ eachBatch: async () => {} });
+  return { consumer, crashes };
+}
+
+describe('the group consumer when a broker goes away', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  async function brokerKilled(retry: RetryOptions | undefined) {
+    const brokers = threeBrokers();
+    const { consumer, crashes } = await consumerOver(brokers.cluster, retry);
+    // Joined on the real clock; from here on, a virtual one.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    await vi.advanceTimersByTimeAsync(2_000);
+    const fetchedBefore = brokers.fetchedFrom.length;
+    brokers.kill(3);
+    await vi.advanceTimersByTimeAsync(FENCED_AFTER_MS + 5_000);
+    const after = brokers.fetchedFrom.slice(fetchedBefore);
+    const disconnected = consumer.disconnect();
+    await vi.advanceTimersByTimeAsync(5_000);
+    await disconnected;
+    return { crashes, after };
+  }
+
+  it("kafkajs 2.2.4's own consumer retry ({ retries: 5 }, what kafka.consumer() gives one without): a broker refusing connections until the controller fences it crashes the consumer", async () => {
+    const { crashes } = await brokerKilled(undefined);
+    expect(crashes.map((e) => e.name)).toContain('KafkaJSNumberOfRetriesExceeded');
+    expect(crashes[0]?.message).toContain('ECONNREFUSED');
+  });
+
+  it(`when a broker refuses connections for the ${FENCED_AFTER_MS / 1000} s until the controller fences it, then the bridge's consumer retry outlasts it: no crash, and its partition is fetched from the new leader`, async () => {
+    const { crashes, after } = await brokerKilled(bridgeConsumerConfig().retry);
+    expect(crashes).toEqual([]);
+    expect(after).toContainEqual({ nodeId: 1, partition: 2 });
+    expect(after).toContainEqual({ nodeId: 2, partition: 1 });
+  });
+});
