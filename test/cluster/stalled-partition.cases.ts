@@ -14,12 +14,11 @@
  * consumer, which reads the ledger, gives up fetching it and crashes, again and again: the bridge
  * loses its lease and /readyz names that, not the partition (see the report of issue 32).
  *
- * Heavy (three JVMs and a bridge on two cores): run it alone.
- *   npx vitest run --project integration test/cluster/stalled-partition.test.ts
+ * On the cluster of test/cluster/cluster.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalKafkaCluster, startLocalCluster } from '../../scripts/local-kafka/cluster.js';
-import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { LocalKafkaCluster } from '../../scripts/local-kafka/cluster.js';
+import type { RunningSimulator } from '../../src/simulator/index.js';
 import { GroupCase } from '../group/group-case.js';
 import { reminderLoad } from '../group/reminders.js';
 import { harnessKafkaClient } from '../support/harness-kafka-client.js';
@@ -27,6 +26,7 @@ import { healthAnswer } from '../support/health.js';
 import { murmur2Partition } from '../support/partitions.js';
 import { freePort } from '../support/service-pipeline.js';
 import { waitUntil } from '../support/wait.js';
+import type { OnCluster } from './on-cluster.js';
 
 /** GroupCase's topics' partition count (the bridge's default). */
 const PARTITIONS = 12;
@@ -37,19 +37,6 @@ const BOUND_MS = 60_000;
 let cluster: LocalKafkaCluster;
 let sim: RunningSimulator;
 let run: GroupCase | undefined;
-
-beforeAll(async () => {
-  [cluster, sim] = await Promise.all([
-    startLocalCluster({ nodes: 3 }),
-    startSimulator({ log: false, callLogLimit: 100_000 }),
-  ]);
-}, 180_000);
-
-afterAll(async () => {
-  await run?.close();
-  await sim?.stop();
-  await cluster?.shutdown();
-});
 
 /**
  * The ledger's `partition` moved to nodes LEADER and STOPPED only, LEADER leading; resolves once
@@ -82,7 +69,16 @@ async function onTwoNodes(ledger: string, partition: number): Promise<void> {
   });
 }
 
-describe('a ledger partition with fewer replicas in sync than its min.insync.replicas', () => {
+/** A ledger partition with fewer replicas in sync than its min.insync.replicas. */
+export function stalledPartitionCases(on: OnCluster): void {
+  beforeAll(() => {
+    cluster = on.cluster();
+    sim = on.sim();
+  });
+  afterAll(async () => {
+    await run?.close();
+  });
+
   it('when every write of the instance waits behind it, then /readyz and signing_bridge_kafka_write_stalled name the ledger topic, the partition and its replicas in sync, and the errors are counted as NOT_ENOUGH_REPLICAS; once its node is back, every command has one ending and no reminder reaches the platform twice', async () => {
     run = await GroupCase.open([...cluster.brokers], sim.url);
     const load = await reminderLoad(sim, { contracts: 6, perContract: 2, label: 'stall' });
@@ -120,4 +116,4 @@ describe('a ledger partition with fewer replicas in sync than its min.insync.rep
     expect(problems).toEqual({});
     await healthAnswer(healthPort, '/readyz', 200);
   }, 420_000);
-});
+}

@@ -3,10 +3,8 @@
  * production cluster does: three copies of every partition, an acks=all write accepted while two
  * nodes hold it and refused with NOT_ENOUGH_REPLICAS when only one does, every partition back in
  * sync once the nodes return, after a controlled stop as after a SIGKILL, with nothing
- * acknowledged lost. The steps build on each other, in order, on one cluster of this file's own
- * (the global single broker serves the other files, beside this one).
- *
- *   npx vitest run --project integration test/local-kafka-cluster.test.ts
+ * acknowledged lost. The steps build on each other, in order, on the cluster of
+ * test/cluster/cluster.test.ts, and leave every node running and in sync.
  */
 import {
   type Admin,
@@ -16,14 +14,15 @@ import {
   logLevel,
   type Producer,
 } from 'kafkajs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   type LocalKafkaCluster,
   type PartitionReplicas,
   startLocalCluster,
-} from '../scripts/local-kafka/cluster.js';
-import { readTopic } from './support/topic-reader.js';
-import { uniqueId } from './support/unique.js';
+} from '../../scripts/local-kafka/cluster.js';
+import { readTopic } from '../support/topic-reader.js';
+import { uniqueId } from '../support/unique.js';
+import type { OnCluster } from './on-cluster.js';
 
 const topic = uniqueId('cluster');
 const PARTITIONS = 3;
@@ -34,31 +33,27 @@ let kafka: Kafka;
 let admin: Admin;
 let producer: Producer;
 
-beforeAll(async () => {
-  cluster = await startLocalCluster({ nodes: 3 });
-  kafka = new Kafka({
-    clientId: 'local-kafka-cluster-test',
-    brokers: [...cluster.brokers],
-    logLevel: logLevel.NOTHING,
-  });
-  admin = kafka.admin();
-  await admin.connect();
-  // A write that met a leader gone since goes again once the metadata names the new one, so a
-  // refused write ends with the broker's answer, not a stale connection's. Idempotent, as the
-  // bridge's: a write retried after its first try was stored is not stored twice.
-  producer = kafka.producer({
-    idempotent: true,
-    maxInFlightRequests: 1,
-    retry: { retries: 5, initialRetryTime: 100, maxRetryTime: 1_000 },
-  });
-  await producer.connect();
-});
-
-afterAll(async () => {
-  await producer?.disconnect();
-  await admin?.disconnect();
-  await cluster?.shutdown();
-});
+function connect(on: OnCluster) {
+  return async () => {
+    cluster = on.cluster();
+    kafka = new Kafka({
+      clientId: 'local-kafka-cluster-test',
+      brokers: [...cluster.brokers],
+      logLevel: logLevel.NOTHING,
+    });
+    admin = kafka.admin();
+    await admin.connect();
+    // A write that met a leader gone since goes again once the metadata names the new one, so a
+    // refused write ends with the broker's answer, not a stale connection's. Idempotent, as the
+    // bridge's: a write retried after its first try was stored is not stored twice.
+    producer = kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      retry: { retries: 5, initialRetryTime: 100, maxRetryTime: 1_000 },
+    });
+    await producer.connect();
+  };
+}
 
 let batch = 0;
 /** Writes three records with acks=all and remembers them once acknowledged. */
@@ -93,7 +88,14 @@ function protocolErrorOf(error: unknown): KafkaJSProtocolError | undefined {
   return undefined;
 }
 
-describe('a local cluster of three KRaft nodes', () => {
+/** The cluster's own behaviour, step by step (docs/local-kafka.md, "A cluster"). */
+export function localClusterCases(on: OnCluster): void {
+  beforeAll(connect(on));
+  afterAll(async () => {
+    await producer?.disconnect();
+    await admin?.disconnect();
+  });
+
   it('when it starts, then three brokers serve, with replication 3, min ISR 2 and no unclean election, and a new topic is in sync on all three', async () => {
     const { brokers } = await admin.describeCluster();
     expect(sorted(brokers.map((b) => b.nodeId))).toEqual([1, 2, 3]);
@@ -189,4 +191,4 @@ describe('a local cluster of three KRaft nodes', () => {
       'nodes must be an integer from 3 to 5, got 2',
     );
   });
-});
+}

@@ -1,7 +1,7 @@
 /**
  * Issue 32, "When Kafka refuses or moves", deliverable 2: a rolling restart of the Kafka cluster
  * and a killed node under a steady stream of commands, in both delivery modes. The bridge runs as
- * deployed (`signing-bridge run`) on a three-node cluster of this file's own
+ * deployed (`signing-bridge run`) on the three-node cluster of test/cluster/cluster.test.ts
  * (scripts/local-kafka/cluster.ts: replication 3, min ISR 2, unclean election off), beside the
  * suite's broker; its topics are made before it starts by `signing-bridge topics create` with
  * TOPIC_REPLICATION_FACTOR=3 and TOPIC_MIN_INSYNC_REPLICAS=2 (which returns once every node
@@ -29,15 +29,12 @@
  * run settled (every command partition committed to its end); /readyz answered every time, 503
  * only during a change (ReadinessWatch), ready again after each, 200 at the end. A failure lists
  * each problem with its commandIds; a line of counts per mode is printed.
- *
- * Heavy (three JVMs and a bridge on two cores): run it alone.
- *   npx vitest run --project integration test/cluster/rolling-restart.test.ts
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalKafkaCluster, startLocalCluster } from '../../scripts/local-kafka/cluster.js';
+import { afterEach, beforeAll, expect, it } from 'vitest';
+import type { LocalKafkaCluster } from '../../scripts/local-kafka/cluster.js';
 import { topicNames } from '../../src/schemas/messages/index.js';
 import { CommandProducer } from '../../src/sdk/index.js';
-import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
+import type { RunningSimulator } from '../../src/simulator/index.js';
 import { type Problem, problem, reminderFacts, reminderLoad } from '../group/reminders.js';
 import { BridgeProcess, EventCollector, uniquePrefix } from '../support/bridge-harness.js';
 import { freePort } from '../support/service-pipeline.js';
@@ -45,6 +42,7 @@ import { untilSettled } from '../support/settled.js';
 import { uniqueId } from '../support/unique.js';
 import { CommandStream } from './command-stream.js';
 import { leasesLost, lostSends, oddEndings, unendedPartitions } from './diagnosis.js';
+import type { OnCluster } from './on-cluster.js';
 import {
   commandIdOf,
   endingDelays,
@@ -76,21 +74,16 @@ let cluster: LocalKafkaCluster;
 let sim: RunningSimulator;
 const open: Array<() => Promise<unknown>> = [];
 
-beforeAll(async () => {
-  [cluster, sim] = await Promise.all([
-    startLocalCluster({ nodes: 3 }),
-    startSimulator({ log: false, callLogLimit: 100_000 }),
-  ]);
-});
-afterEach(async () => {
-  for (const close of open.splice(0).reverse()) await close().catch(() => undefined);
-});
-afterAll(async () => {
-  await sim?.stop();
-  await cluster?.shutdown();
-});
+/** A rolling restart and a killed node under a stream of reminders, in delivery mode `mode`. */
+export function rollingRestartCases(on: OnCluster, mode: string): void {
+  beforeAll(() => {
+    cluster = on.cluster();
+    sim = on.sim();
+  });
+  afterEach(async () => {
+    for (const close of open.splice(0).reverse()) await close().catch(() => undefined);
+  });
 
-describe.each(['at-least-once', 'exactly-once'])('delivery mode %s', (mode) => {
   it('when each Kafka node in turn is stopped (SIGTERM) and started again, then one is killed (SIGKILL) and started again, under a steady stream of reminders sent through the SDK, then every command sent is in its topic and ends exactly once, each contract is reminded as often as its commands ask, the ledger lost nothing and lists every ending, and /readyz answers 503 only while a node change is under way', async () => {
     const brokers = [...cluster.brokers];
     const prefix = uniquePrefix();
@@ -228,4 +221,4 @@ describe.each(['at-least-once', 'exactly-once'])('delivery mode %s', (mode) => {
     bridge.kill('SIGTERM');
     expect(await bridge.exited).toBe(0);
   }, 420_000);
-});
+}
