@@ -145,7 +145,9 @@ describe('alert rules and dashboard in the chart', () => {
     const checked = spawnSync(goTool('promtool'), ['check', 'rules', rendered], {
       encoding: 'utf8',
     });
-    expect(checked.stdout).toContain('SUCCESS: 10 rules found');
+    const rules = (file.groups as Array<{ rules: unknown[] }>).flatMap((group) => group.rules);
+    expect(rules.length).toBeGreaterThan(0);
+    expect(checked.stdout).toContain(`SUCCESS: ${rules.length} rules found`);
     expect(checked.status).toBe(0);
   });
 
