@@ -2,9 +2,8 @@
  * Chromium from Debian's packages (the global setup installs it: scripts/tools/
  * install-chromium.sh), driven by playwright-core: no browser of Playwright's own is downloaded.
  * Headless, in a fresh profile, with the flags a closed network needs (no background connections
- * to Google's services, which it refuses). Screenshots go to coverage/console/, or to
- * docs/console/ (what docs/console.md shows) with UPDATE_SCREENSHOTS=1, so a test run leaves the
- * tracked files as they were.
+ * to Google's services, which it refuses). Every run saves its screenshots into docs/console/,
+ * which docs/console.md shows (issue 33): a run's pages are the ones the docs show.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,10 +11,7 @@ import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { chromiumPath, REPO_ROOT } from '../../support/tools.js';
 
-export const SCREENSHOTS =
-  process.env.UPDATE_SCREENSHOTS === '1'
-    ? `${REPO_ROOT}docs/console`
-    : `${REPO_ROOT}coverage/console`;
+export const SCREENSHOTS = `${REPO_ROOT}docs/console`;
 
 const FLAGS = [
   '--headless',
