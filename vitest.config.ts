@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/support/sequencer.js';
 
 // Two projects: `unit` runs beside the code it tests and needs nothing running;
 // `integration` talks to a real Kafka broker and the simulator over real sockets.
@@ -6,6 +7,8 @@ export default defineConfig({
   test: {
     // The JSON report lets .ci/run print the plain "N passed, N failed" closing line.
     reporters: ['default', ['json', { outputFile: 'coverage/test-results.json' }]],
+    // The files that take minutes start first, also on a clean clone (test/support/sequencer.ts).
+    sequence: { sequencer: LongestFirst },
     // `npm test` runs with coverage on; falling below these floors fails it.
     coverage: {
       provider: 'v8',
