@@ -17,6 +17,11 @@ const createConsumer = load('kafkajs/src/consumer/index.js') as (options: unknow
 const { createLogger } = load('kafkajs/src/loggers/index.js') as {
   createLogger: (options: unknown) => unknown;
 };
+// What a broker's Metadata answer goes through before the cluster sees it (every version).
+const { parse: parseMetadata } = load('kafkajs/src/protocol/requests/metadata/v0/response.js') as {
+  parse: (answer: unknown) => Promise<unknown>;
+};
+const LEADER_NOT_AVAILABLE = 5;
 
 interface FakeableCluster {
   brokerPool: {
@@ -47,19 +52,23 @@ const FENCED_AFTER_MS = 9_000;
 const FETCH_WAIT_MS = 200;
 
 /**
- * Three brokers; partition p of topic `t` led by broker p + 1, broker 1 the group's coordinator.
- * `kill(3)`: broker 3 refuses every connection from then on (ECONNREFUSED, as a stopped
- * process's port does) while the metadata still names it leader of partition 2, until
- * FENCED_AFTER_MS later the controller fences it: the metadata then lists brokers 1 and 2 only,
- * broker 1 leading partition 2. Every fetch answers one record per partition asked, after 200 ms.
+ * Three brokers; partition p of topic `t` led by broker p + 1 (partition 2's only replica is
+ * broker 3 when `soleReplica`), broker 1 the group's coordinator. `kill(3)`: broker 3 refuses
+ * every connection from then on (ECONNREFUSED, as a stopped process's port does) while the
+ * metadata still names it leader of partition 2, until FENCED_AFTER_MS later the controller
+ * fences it: the metadata then lists brokers 1 and 2 only, and partition 2 is led by broker 1,
+ * or by none (LEADER_NOT_AVAILABLE, leader -1) when broker 3 was its only replica. `revive(3)`:
+ * it serves and leads its partitions again. Metadata answers go through kafkajs' own parser;
+ * every fetch answers one record per partition asked, after 200 ms.
  */
-function threeBrokers() {
+function threeBrokers({ soleReplica = false } = {}) {
   const address = (nodeId: number): Address => ({ host: `b${nodeId}`, port: 9090 + nodeId });
   const leaders = new Map([
     [0, 1],
     [1, 2],
     [2, 3],
   ]);
+  const replicasOf = (partition: number) => (soleReplica && partition === 2 ? [3] : [1, 2, 3]);
   const listed = new Set([1, 2, 3]);
   const dead = new Set<number>();
   const fetchedFrom: Array<{ nodeId: number; partition: number }> = [];
@@ -85,25 +94,26 @@ function threeBrokers() {
       disconnect: async () => {
         connected = false;
       },
-      metadata: async () => ({
-        controllerId: 1,
-        brokers: [...listed].map((id) => ({ nodeId: id, ...address(id), rack: null })),
-        topicMetadata: [
-          {
-            topicErrorCode: 0,
-            topic: TOPIC,
-            isInternal: false,
-            partitionMetadata: [...leaders].map(([partitionId, leader]) => ({
-              partitionErrorCode: 0,
-              partitionId,
-              leader,
-              replicas: [1, 2, 3],
-              isr: [...listed],
-              offlineReplicas: [],
-            })),
-          },
-        ],
-      }),
+      metadata: async () =>
+        parseMetadata({
+          controllerId: 1,
+          brokers: [...listed].map((id) => ({ nodeId: id, ...address(id), rack: null })),
+          topicMetadata: [
+            {
+              topicErrorCode: 0,
+              topic: TOPIC,
+              isInternal: false,
+              partitionMetadata: [...leaders].map(([partitionId, leader]) => ({
+                partitionErrorCode: leader === -1 ? LEADER_NOT_AVAILABLE : 0,
+                partitionId,
+                leader,
+                replicas: replicasOf(partitionId),
+                isr: replicasOf(partitionId).filter((id) => listed.has(id)),
+                offlineReplicas: [],
+              })),
+            },
+          ],
+        }),
       findGroupCoordinator: async () => ({ coordinator: { nodeId: 1, ...address(1) } }),
       joinGroup: async ({
         groupProtocols,
@@ -184,7 +194,8 @@ function threeBrokers() {
     brokers: ['b1:9091'],
     clientId: 'test',
     connectionTimeout: 1_000,
-    metadataMaxAge: 300_000,
+    // As kafka.consumer() makes its cluster: the consumer's own, 5 minutes when not given.
+    metadataMaxAge: bridgeConsumerConfig().metadataMaxAge ?? 300_000,
     allowAutoTopicCreation: false,
   });
   // The network: the fake brokers above, one per address.
@@ -200,8 +211,19 @@ function threeBrokers() {
       dead.add(nodeId);
       setTimeout(() => {
         listed.delete(nodeId);
-        for (const [partition, leader] of leaders) if (leader === nodeId) leaders.set(partition, 1);
+        for (const [partition, leader] of leaders) {
+          if (leader !== nodeId) continue;
+          const successor = replicasOf(partition).find((id) => listed.has(id));
+          leaders.set(partition, successor ?? -1);
+        }
       }, FENCED_AFTER_MS);
+    },
+    revive(nodeId: number) {
+      dead.delete(nodeId);
+      listed.add(nodeId);
+      for (const [partition, leader] of leaders) {
+        if (leader === -1 && replicasOf(partition).includes(nodeId)) leaders.set(partition, nodeId);
+      }
     },
   };
 }
@@ -225,7 +247,8 @@ function bridgeConsumerConfig(): ConsumerConfig {
  * merge in), over the fake cluster, with the bridge's settings but for `retry`.
  */
 async function consumerOver(cluster: FakeableCluster, retry: RetryOptions | undefined) {
-  const { sessionTimeout, heartbeatInterval, maxWaitTimeInMs } = bridgeConsumerConfig();
+  const { sessionTimeout, heartbeatInterval, maxWaitTimeInMs, metadataMaxAge } =
+    bridgeConsumerConfig();
   const consumer = createConsumer({
     cluster,
     groupId: GROUP,
@@ -235,7 +258,8 @@ async function consumerOver(cluster: FakeableCluster, retry: RetryOptions | unde
     sessionTimeout,
     heartbeatInterval,
     maxWaitTimeInMs,
-    metadataMaxAge: 300_000,
+    // kafka.consumer()'s default when not given: 5 minutes.
+    metadataMaxAge: metadataMaxAge ?? 300_000,
   });
   const crashes: Error[] = [];
   consumer.on(consumer.events.CRASH, ({ payload }) => crashes.push(payload.error));
@@ -277,5 +301,27 @@ describe('the group consumer when a broker goes away', () => {
     expect(crashes).toEqual([]);
     expect(after).toContainEqual({ nodeId: 1, partition: 2 });
     expect(after).toContainEqual({ nodeId: 2, partition: 1 });
+  });
+
+  it("when a partition's only replica is killed, then once it is fenced the partition has no leader: the consumer does not crash, fetches the others meanwhile, and fetches it again soon after its broker is back", async () => {
+    const brokers = threeBrokers({ soleReplica: true });
+    const { consumer, crashes } = await consumerOver(brokers.cluster, bridgeConsumerConfig().retry);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    await vi.advanceTimersByTimeAsync(2_000);
+    brokers.kill(3);
+    await vi.advanceTimersByTimeAsync(FENCED_AFTER_MS + 1_000);
+    const leaderless = brokers.fetchedFrom.length;
+    await vi.advanceTimersByTimeAsync(30_000);
+    const whileLeaderless = brokers.fetchedFrom.slice(leaderless);
+    brokers.revive(3);
+    await vi.advanceTimersByTimeAsync(10_000);
+    const afterRevival = brokers.fetchedFrom.slice(leaderless + whileLeaderless.length);
+    const disconnected = consumer.disconnect();
+    await vi.advanceTimersByTimeAsync(5_000);
+    await disconnected;
+
+    expect(crashes.map((e) => e.message)).toEqual([]);
+    expect(new Set(whileLeaderless.map((f) => f.partition))).toEqual(new Set([0, 1]));
+    expect(afterRevival).toContainEqual({ nodeId: 3, partition: 2 });
   });
 });

@@ -59,6 +59,14 @@ const CONSUMER_RETRY = {
   factor: 0.2,
 } as const satisfies RetryOptions;
 
+/**
+ * How old the consumer's view of the partitions' leaders may grow before a fetch reads it again
+ * (kafkajs' default: 5 minutes). A partition with no leader (its only in-sync replica gone) is
+ * not fetched at all (the declared patch of kafkajs keeps it in the metadata, leader -1); this is
+ * how soon after a leader is back its records come again. One Metadata request per interval.
+ */
+const METADATA_MAX_AGE_MS = 5_000;
+
 /** kafkajs' consumer options for a member of the bridge's group (besides its assigner). */
 function groupConsumerConfig(groupId: string): ConsumerConfig {
   return {
@@ -70,6 +78,7 @@ function groupConsumerConfig(groupId: string): ConsumerConfig {
     maxBytes: MAX_BYTES,
     allowAutoTopicCreation: false,
     retry: { ...CONSUMER_RETRY },
+    metadataMaxAge: METADATA_MAX_AGE_MS,
   };
 }
 
