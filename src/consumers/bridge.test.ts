@@ -110,6 +110,7 @@ function fakeKafka(
     }),
     consumer: () => consumer,
     producer: async () => producer,
+    fence: async () => {},
   };
   return {
     kafka,

@@ -28,6 +28,11 @@ const MIN_INSYNC = 'min.insync.replicas';
 // (the group's session timeout, after which it drops the member).
 const KAFKA_CONTACT_WINDOW_MS = 10_000;
 const HELD_BACK_SHOWN = 10;
+
+/** An instance's transactional id in exactly-once mode: one per process, under the group's. */
+function transactionalIdOf(groupId: string, instance: string): string {
+  return `${groupId}-${instance}`;
+}
 // Held from a crash of the group consumer until it has joined the group again.
 const KAFKA_CONSUMER = 'kafka-consumer';
 
@@ -158,11 +163,12 @@ export class Bridge {
     const step = <T>(work: Promise<T>) => Promise.race([work, interrupted]);
     const { writeLimits, commandPartitions } = await step(this.#ensureTopics());
     // Exactly-once: each outbox flush is one transaction. The id is this process's own: a
-    // restarted instance is a new one, and ownership markers, not fencing, hand work over.
-    const transactionalId =
-      settings.deliveryMode === 'exactly-once'
-        ? `${settings.groupId}-${this.#instance}`
-        : undefined;
+    // restarted instance is a new one, and ownership markers hand work over; a previous holder
+    // that never released a partition is fenced by its id before the partition is taken over.
+    const exactlyOnce = settings.deliveryMode === 'exactly-once';
+    const transactionalId = exactlyOnce
+      ? transactionalIdOf(settings.groupId, this.#instance)
+      : undefined;
     const connecting = kafka.producer({ transactionalId });
     const producer = await step(connecting).catch((error: unknown) => {
       // Interrupted: a producer connected after that has no one else to disconnect it.
@@ -180,6 +186,9 @@ export class Bridge {
         writeLimits,
         commandPartitions,
         diagnose: (records) => this.#stalls(records),
+        ...(exactlyOnce && {
+          fence: (holder: string) => kafka.fence(transactionalIdOf(settings.groupId, holder)),
+        }),
       },
       (error) => {
         log.error({ err: error }, 'the ledger refuses this instance; it cannot run');

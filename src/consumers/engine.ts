@@ -85,6 +85,8 @@ export function createEngine(
     commandPartitions: number;
     /** Where writes that keep failing are stuck, from the cluster's metadata (write-watch.ts). */
     diagnose: (records: readonly OutboundRecord[]) => Promise<readonly PartitionStall[]>;
+    /** Exactly-once: takes another instance's transactional id (partitions.ts, `fence`). */
+    fence?: (instance: string) => Promise<void>;
   },
   fail: (error: Error) => void,
 ): Engine {
@@ -186,6 +188,7 @@ export function createEngine(
     onLedgerHeld: (error) => refusals.refused(error, 'step'),
     onShareChange: (held) => options.onShareChange?.({ held, of: io.commandPartitions }),
     onLease: ({ held, reason }) => observer.leaseChanged?.(held, reason),
+    fence: io.fence,
     settings: {
       handoverTimeoutMs: settings.handoverTimeoutMs,
       abortGraceMs: ABORT_GRACE_MS,

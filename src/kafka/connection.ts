@@ -7,7 +7,7 @@ import { KafkajsGroupConsumer } from './group-consumer.js';
 import { kafkajsLogCreator } from './log-adapter.js';
 import { connectExclusiveProducer, connectPositionedProducer } from './positioned-producer.js';
 import { preflight } from './preflight.js';
-import { connectProducer, connectTransactionalProducer } from './producer.js';
+import { connectProducer, connectTransactionalProducer, fenceTransactionalId } from './producer.js';
 import type { KafkaTools } from './tool-types.js';
 import { type ClientAt, clientsAt } from './topic-agreement.js';
 import { createTopicReader } from './topic-reader.js';
@@ -66,6 +66,7 @@ export function kafkaToolsOver(
       transactionalId === undefined
         ? connectProducer(kafka)
         : connectTransactionalProducer(kafka, transactionalId, transactionTimeoutMs),
+    fence: (transactionalId) => fenceTransactionalId(kafka, transactionalId, transactionTimeoutMs),
     positionedProducer: () => connectPositionedProducer(kafka),
     exclusiveProducer: (transactionalId) => connectExclusiveProducer(kafka, transactionalId),
     reader: (readerOptions) => createTopicReader(kafka, admin, readerOptions),

@@ -8,7 +8,7 @@ import {
 } from 'kafkajs';
 import { describe, expect, it, vi } from 'vitest';
 import { KafkaWriteFailed } from '../errors.js';
-import { connectProducer, connectTransactionalProducer } from './producer.js';
+import { connectProducer, connectTransactionalProducer, fenceTransactionalId } from './producer.js';
 
 // kafkajs' own producer, read (never changed): the transactional tests drive its transaction
 // manager over a fake broker, since what they guard against is how that manager behaves.
@@ -310,6 +310,49 @@ describe('transactional producer', () => {
     await producer.send([valued('a')]);
     expect(producers).toHaveLength(3);
     expect(broker.committed).toEqual(['a']);
+  });
+});
+
+describe('fencing a transactional id', () => {
+  /** A holder of tx-1 whose transaction is begun and produced, its EndTxn not sent yet. */
+  async function holderMidTransaction(kafka: Kafka) {
+    const holder = kafka.producer({ transactionalId: 'tx-1', idempotent: true });
+    await holder.connect();
+    const transaction = await holder.transaction();
+    await transaction.send({ topic: 't', messages: [{ value: 'late' }] });
+    return transaction;
+  }
+
+  it("when a producer's process stalls between its produce request and its commit, then kafkajs commits once it goes on, whatever happened meanwhile: why a successor fences it", async () => {
+    const broker = new FakeBroker();
+    const transaction = await holderMidTransaction(kafkaOver(broker).kafka);
+    await transaction.commit();
+    expect(broker.committed).toEqual(['late']);
+  });
+
+  it("when another producer fences the id, then the holder's open transaction is aborted and its commit refused; the fencing one writes nothing and is disconnected", async () => {
+    const broker = new FakeBroker();
+    const { kafka, producers } = kafkaOver(broker);
+    const transaction = await holderMidTransaction(kafka);
+    await fenceTransactionalId(kafka, 'tx-1', 10_000);
+    await expect(transaction.commit()).rejects.toThrow('old epoch');
+    expect(broker.committed).toEqual([]);
+    expect(broker.aborted).toEqual(['late']);
+    expect(broker.endTxnCalls).toEqual([{ producerEpoch: 0, commit: true }]);
+    expect(producers.map((p) => [p.config.transactionalId, p.disconnected])).toEqual([
+      ['tx-1', false],
+      ['tx-1', true],
+    ]);
+  });
+
+  it('when the broker cannot be asked, then it rejects with a retryable KafkaWriteFailed and the fencing producer is disconnected', async () => {
+    const broker = new FakeBroker();
+    const { kafka, producers } = kafkaOver(broker);
+    vi.spyOn(broker, 'initProducerId').mockRejectedValue(connectionLost());
+    await expect(fenceTransactionalId(kafka, 'tx-1', 10_000)).rejects.toMatchObject({
+      retryable: true,
+    });
+    expect(producers[0]?.disconnected).toBe(true);
   });
 });
 

@@ -141,6 +141,38 @@ async function sendInTransaction(
 }
 
 /**
+ * Takes `transactionalId` from whoever holds it, writing nothing: a producer under that id
+ * initialises (InitProducerId), which bumps the id's epoch and has the coordinator abort the
+ * transaction its holder left open; from then on the broker refuses that holder's produce
+ * requests and commits under the old epoch. The bridge uses it on the id of a partition's
+ * previous holder that never released it (docs/design.md, "When the group changes"): a process
+ * frozen in the middle of a transaction would otherwise commit it once thawed, its lease long
+ * over, whenever the broker had not aborted it yet.
+ */
+export async function fenceTransactionalId(
+  kafka: Kafka,
+  transactionalId: string,
+  transactionTimeoutMs: number,
+): Promise<void> {
+  const producer = kafka.producer({
+    ...PRODUCER_CONFIG,
+    transactionalId,
+    transactionTimeout: transactionTimeoutMs,
+  });
+  try {
+    await producer.connect();
+    // kafkajs initialises the transactional id at the first transaction; one with nothing in it
+    // ends without a request.
+    const transaction = await producer.transaction();
+    await transaction.abort();
+  } catch (error) {
+    throw writeFailed(error);
+  } finally {
+    await producer.disconnect().catch(() => {});
+  }
+}
+
+/**
  * A producer that replaces itself, before the next send, after a send that `unusable` says left
  * it so. An idempotent one after a send Kafka refused for good: kafkajs counts its sequence
  * numbers per partition before a request and takes them back for every partition of a request

@@ -233,4 +233,10 @@ export interface KafkaConnection {
    * all of its records or none, whichever brokers lead their partitions.
    */
   producer(options?: { transactionalId?: string }): Promise<RecordProducer>;
+  /**
+   * Takes a transactional id from the producer that holds it, writing nothing: the broker
+   * aborts the transaction that producer left open and refuses its later writes and commits.
+   * @throws KafkaWriteFailed when the broker could not be asked or refused
+   */
+  fence(transactionalId: string): Promise<void>;
 }

@@ -93,6 +93,21 @@ describe('LedgerReader', () => {
     expect([...reader.entries.keys()]).toEqual(['b1', 'b2']);
   });
 
+  it('when it reads its own active marker back, then it tells so once: everything written before it has been read', () => {
+    const { facts } = read([
+      marker('acquired', 'old'),
+      marker('acquired', 'me', 'now'),
+      entry('b1', 'c1'),
+      activeMarker('me', 'before'),
+      activeMarker('me', 'now'),
+      activeMarker('me', 'now'),
+    ]);
+    expect(facts).toEqual([
+      { kind: 'own-marker-read', holders: ['old'] },
+      { kind: 'own-active-read' },
+    ]);
+  });
+
   it('tells nothing of its own earlier acquisitions, only of this one', () => {
     expect(read([marker('acquired', 'me', 'before'), entry('b1', 'c1')]).facts).toEqual([]);
   });

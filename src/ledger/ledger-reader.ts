@@ -24,7 +24,9 @@ import {
 
 export type LedgerFact =
   | { readonly kind: 'own-marker-read'; readonly holders: readonly string[] }
-  | { readonly kind: 'holder-released'; readonly instance: string };
+  | { readonly kind: 'holder-released'; readonly instance: string }
+  /** This acquisition's `active` marker: everything written before it has been read. */
+  | { readonly kind: 'own-active-read' };
 
 export class LedgerReader {
   /**
@@ -46,6 +48,7 @@ export class LedgerReader {
   #owner: string | undefined;
   // Its own marker is rewritten with what it has in hand; only the first reading counts.
   #ownRead = false;
+  #ownActiveRead = false;
 
   constructor(
     self: Pick<OwnershipMarker, 'instance' | 'nonce'>,
@@ -139,11 +142,19 @@ export class LedgerReader {
     return by !== undefined && by !== this.#owner;
   }
 
+  #ownActive(): LedgerFact | undefined {
+    if (this.#ownActiveRead) return undefined;
+    this.#ownActiveRead = true;
+    return { kind: 'own-active-read' };
+  }
+
   #marker(marker: OwnershipMarker): LedgerFact | undefined {
     const { instance, kind, nonce } = marker;
     if (marker.active) this.#owner = nonce;
     if (instance === this.#self.instance) {
-      if (kind !== 'acquired' || nonce !== this.#self.nonce || this.#ownRead) return undefined;
+      if (kind !== 'acquired' || nonce !== this.#self.nonce) return undefined;
+      if (marker.active) return this.#ownActive();
+      if (this.#ownRead) return undefined;
       this.#ownRead = true;
       const holders = [...this.#markers].filter(([, last]) => last.kind === 'acquired');
       return { kind: 'own-marker-read', holders: holders.map(([other]) => other) };

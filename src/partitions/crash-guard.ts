@@ -152,9 +152,10 @@ export class CrashGuard {
   /**
    * The acquisition takes the partition over: its marker says so from now on, and is written
    * before anything else of it (ledger-record.ts: a reader then ignores what another acquisition
-   * writes after it).
+   * writes after it). Once: an acquisition that fenced its previous holders wrote it before.
    */
   activate(): Promise<boolean> {
+    if (this.#active) return this.#lastMark;
     this.#active = true;
     this.#lastMark = this.#written(this.markerRecord());
     return this.#lastMark;

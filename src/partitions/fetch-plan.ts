@@ -5,7 +5,7 @@
  * that would have to be fetched again.
  */
 import type { TopicPartitions } from '../kafka/index.js';
-import type { Phase } from './partition-machine.js';
+import { isRestoring, type Phase } from './partition-machine.js';
 
 /**
  * Why consumption is held back: too much in hand (per command topic, so that a full class of
@@ -41,7 +41,7 @@ export function fetchPlan(
   const notRestoring: number[] = [];
   for (const [partition, phase] of phases) {
     (phase === 'active' ? active : inactive).push(partition);
-    (phase === 'reading' || phase === 'awaiting' ? restoring : notRestoring).push(partition);
+    (isRestoring(phase) ? restoring : notRestoring).push(partition);
   }
   const resume: TopicPartitions[] = [];
   const pause: TopicPartitions[] = [];

@@ -106,6 +106,80 @@ describe('a partition acquired', () => {
   });
 });
 
+describe('a partition whose previous holder never released it, in exactly-once mode', () => {
+  const fencing = { ...settings, fencesHolders: true };
+  const fenced: PartitionEvent = { type: 'fenced' };
+  const activeRead: PartitionEvent = { type: 'own-active-read' };
+  const step = (events: readonly PartitionEvent[], from: PartitionState = NEW_PARTITION) => {
+    let state: PartitionState | undefined = from;
+    const did: Decision[] = [];
+    for (const event of events) {
+      if (!state) break;
+      const next = transition(state, event, fencing);
+      state = next.state;
+      did.push(...next.decisions);
+    }
+    return { state, did };
+  };
+
+  it('when the holder is no longer in the group, then it is fenced, the active marker is written and read back, and only then is the partition taken over', () => {
+    const reading = step([members(), written, ownMarker('dead')]);
+    expect(reading.state?.phase).toBe('fencing');
+    expect(reading.did.at(-1)).toEqual({ do: 'fence', instances: ['dead'] });
+    // Records read meanwhile change nothing; the marker of its own acquisition before the
+    // fencing is done neither.
+    expect(step([activeRead], reading.state).state?.phase).toBe('fencing');
+    const confirming = step([fenced], reading.state);
+    expect(confirming).toMatchObject({
+      state: { phase: 'confirming' },
+      did: [{ do: 'write-active' }],
+    });
+    const taken = step([activeRead], confirming.state);
+    expect(taken.state?.phase).toBe('active');
+    expect(taken.did).toEqual([
+      { do: 'take-over', timedOut: false, crashed: ['dead'] },
+      { do: 'settle' },
+    ]);
+  });
+
+  it('when the handover times out, then the holders not heard from are fenced before it takes over, and it says it timed out', () => {
+    const { state, did } = step([
+      members('old'),
+      written,
+      ownMarker('old'),
+      { type: 'handover-timed-out' },
+      fenced,
+      activeRead,
+    ]);
+    expect(state?.phase).toBe('active');
+    expect(did).toContainEqual({ do: 'fence', instances: ['old'] });
+    expect(did).toContainEqual({ do: 'take-over', timedOut: true, crashed: ['old'] });
+  });
+
+  it('when every holder released it, then nobody is fenced and it takes over at once', () => {
+    const { state, did } = step([members('old'), written, ownMarker('old')]);
+    const released = step([{ type: 'holder-released', instance: 'old' }], state);
+    expect(released.state?.phase).toBe('active');
+    expect([...did, ...released.did].map((d) => d.do)).not.toContain('fence');
+  });
+
+  it('when revoked while fencing or confirming, then it releases, and lost it is gone writing nothing', () => {
+    const fencingState = step([members(), written, ownMarker('dead')]).state;
+    const confirmingState = step([fenced], fencingState).state;
+    for (const from of [fencingState, confirmingState]) {
+      expect(step([revoked], from)).toMatchObject({
+        state: { phase: 'releasing' },
+        did: expect.arrayContaining([{ do: 'release' }]),
+      });
+      expect(step([{ type: 'lost' }], from).did.map((d) => d.do)).toEqual([
+        'drop-entries',
+        'settle',
+        'forget',
+      ]);
+    }
+  });
+});
+
 describe('a partition lost', () => {
   it('when revoked while active, then nothing new starts, running commands get until the deadline, and it is released once they are done', () => {
     const { state, did } = run([...active, revoked, { type: 'runs-idle' }, { type: 'released' }]);
@@ -196,6 +270,8 @@ const anyEvent: fc.Arbitrary<PartitionEvent> = fc.oneof(
     { type: 'drain-timed-out' },
     { type: 'abort-grace-over' },
     { type: 'released' },
+    { type: 'fenced' },
+    { type: 'own-active-read' },
   ),
   fc.constantFrom('a', 'b').map((i): PartitionEvent => ({ type: 'holder-released', instance: i })),
   fc.subarray(['a', 'b']).map((holders): PartitionEvent => ({ type: 'own-marker-read', holders })),

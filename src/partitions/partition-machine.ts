@@ -2,14 +2,19 @@
  * One partition number's life in this instance, as pure transitions (docs/design.md, "Ownership
  * and rebalances"):
  *
- *   pending ─► marking ─► reading ─► (awaiting) ─► active ─► draining ─► releasing ─► gone
- *                  └─► blocked                                              └─► pending (assigned again)
+ *   pending ─► marking ─► reading ─► (awaiting) ─► (fencing ─► confirming) ─► active ─► draining
+ *                  └─► blocked                          releasing ◄─┘ ─► gone, or pending (assigned again)
  *
  * - pending: assigned; the group's members are being learnt (who may still hold it).
  * - marking: this acquisition's `acquired` marker is being written to the ledger partition.
  * - reading: the ledger partition is read until that marker comes back.
  * - awaiting: the marker came back, but a previous holder still in the group has not written its
  *   `released` marker yet; reading goes on until it does, or the handover times out.
+ * - fencing (exactly-once): previous holders never released it (not in the group, or not in
+ *   time): their transactional ids are taken, so that a transaction one of them left open (its
+ *   process frozen, say) is aborted and can never be committed later; reading goes on.
+ * - confirming: this acquisition's `active` marker is written and read back, so that whatever
+ *   those holders committed before they were fenced has been read before it takes over.
  * - active: its commands are fetched and run.
  * - draining: lost (or stopping): nothing new starts; running commands may finish and write until
  *   a deadline, then they are aborted and get a short grace.
@@ -29,6 +34,8 @@ export type Phase =
   | 'marking'
   | 'reading'
   | 'awaiting'
+  | 'fencing'
+  | 'confirming'
   | 'active'
   | 'draining'
   | 'releasing'
@@ -44,6 +51,8 @@ export interface PartitionState {
   readonly waitingFor?: ReadonlySet<string>;
   /** Previous holders that never released it: not in the group any more, or not in time. */
   readonly crashed?: ReadonlySet<string>;
+  /** fencing, confirming: the handover timed out (a holder in the group did not release). */
+  readonly timedOut?: boolean;
   /** draining: its running commands were aborted (the deadline passed). */
   readonly aborted?: boolean;
   /** draining or releasing: assigned to this instance again meanwhile. */
@@ -64,6 +73,10 @@ export type PartitionEvent =
   | { readonly type: 'own-marker-read'; readonly holders: readonly string[] }
   | { readonly type: 'holder-released'; readonly instance: string }
   | { readonly type: 'handover-timed-out' }
+  /** The previous holders' transactional ids are taken (fencing). */
+  | { readonly type: 'fenced' }
+  /** This acquisition's `active` marker came back from the ledger (confirming). */
+  | { readonly type: 'own-active-read' }
   | { readonly type: 'revoked'; readonly drainMs: number }
   /** The bridge stops: released as if revoked, and not acquired again whatever is assigned. */
   | { readonly type: 'stop'; readonly drainMs: number }
@@ -80,6 +93,10 @@ export type Timer = 'handover' | 'drain' | 'abort-grace';
 export type Decision =
   | { readonly do: 'learn-members' }
   | { readonly do: 'write-acquired'; readonly nonce: string }
+  /** Take the transactional ids of these previous holders, until done or no longer fencing. */
+  | { readonly do: 'fence'; readonly instances: readonly string[] }
+  /** Write this acquisition's `active` marker (it is read back before the take-over). */
+  | { readonly do: 'write-active' }
   | { readonly do: 'start-timer'; readonly timer: Timer; readonly ms: number }
   | { readonly do: 'cancel-timer'; readonly timer: Timer }
   /**
@@ -107,6 +124,11 @@ export interface Settings {
   readonly handoverTimeoutMs: number;
   /** How long aborted runs get to wind down before the partition is released regardless. */
   readonly abortGraceMs: number;
+  /**
+   * Exactly-once: previous holders that never released the partition are fenced, and the
+   * acquisition's `active` marker read back, before it takes over.
+   */
+  readonly fencesHolders?: boolean;
 }
 
 export interface Transition {
@@ -139,6 +161,8 @@ export function transition(
       return fromMarking(state, event) ?? unchanged;
     case 'reading':
     case 'awaiting':
+    case 'fencing':
+    case 'confirming':
       return fromRestoring(state, event, settings) ?? unchanged;
     case 'active':
       return fromActive(state, event) ?? unchanged;
@@ -190,7 +214,7 @@ function fromRestoring(
       const alive = (instance: string) => state.live?.has(instance) ?? true;
       const waitingFor = new Set(event.holders.filter(alive));
       const crashed = new Set(event.holders.filter((instance) => !alive(instance)));
-      if (waitingFor.size === 0) return activate({ ...state, crashed }, false);
+      if (waitingFor.size === 0) return activate({ ...state, crashed }, false, settings);
       return to(
         { ...state, phase: 'awaiting', waitingFor, crashed },
         { do: 'start-timer', timer: 'handover', ms: settings.handoverTimeoutMs },
@@ -201,13 +225,19 @@ function fromRestoring(
       const waitingFor = new Set(state.waitingFor);
       waitingFor.delete(event.instance);
       if (waitingFor.size > 0) return to({ ...state, waitingFor });
-      return activate(state, false, { do: 'cancel-timer', timer: 'handover' });
+      return activate(state, false, settings, { do: 'cancel-timer', timer: 'handover' });
     }
     case 'handover-timed-out': {
       if (state.phase !== 'awaiting') return undefined;
       const crashed = new Set([...(state.crashed ?? []), ...(state.waitingFor ?? [])]);
-      return activate({ ...state, crashed }, true);
+      return activate({ ...state, crashed }, true, settings);
     }
+    case 'fenced':
+      if (state.phase !== 'fencing') return undefined;
+      return to({ ...state, phase: 'confirming' }, { do: 'write-active' });
+    case 'own-active-read':
+      if (state.phase !== 'confirming') return undefined;
+      return takeOver(state, state.timedOut ?? false);
     case 'revoked':
       return to(
         { ...state, phase: 'releasing', waitingFor: undefined },
@@ -220,13 +250,38 @@ function fromRestoring(
   }
 }
 
-function activate(state: PartitionState, timedOut: boolean, ...first: Decision[]): Transition {
+/**
+ * The restore is over. Previous holders that never released the partition are fenced first in
+ * exactly-once mode; otherwise it takes over now.
+ */
+function activate(
+  state: PartitionState,
+  timedOut: boolean,
+  settings: Settings,
+  ...first: Decision[]
+): Transition {
+  const crashed = [...(state.crashed ?? [])];
+  if (crashed.length === 0 || !settings.fencesHolders) return takeOver(state, timedOut, ...first);
+  return to({ ...state, phase: 'fencing', waitingFor: undefined, timedOut }, ...first, {
+    do: 'fence',
+    instances: crashed,
+  });
+}
+
+function takeOver(state: PartitionState, timedOut: boolean, ...first: Decision[]): Transition {
   const crashed = [...(state.crashed ?? [])];
   return to(
-    { ...state, phase: 'active', waitingFor: undefined, crashed: undefined },
+    { ...state, phase: 'active', waitingFor: undefined, crashed: undefined, timedOut: undefined },
     ...first,
     { do: 'take-over', timedOut, crashed },
     { do: 'settle' },
+  );
+}
+
+/** Its ledger partition is read: the restore, and what comes before the take-over. */
+export function isRestoring(phase: Phase | 'gone'): boolean {
+  return (
+    phase === 'reading' || phase === 'awaiting' || phase === 'fencing' || phase === 'confirming'
   );
 }
 

@@ -27,6 +27,7 @@ import type {
 import { type Fate, PartitionOffsets, type TopicPartitionOffset } from './offsets.js';
 import {
   type Decision,
+  isRestoring,
   type PartitionEvent,
   type PartitionState,
   type Phase,
@@ -108,7 +109,7 @@ export class PartitionTask {
   }
 
   get restoring(): boolean {
-    return this.phase === 'reading' || this.phase === 'awaiting';
+    return isRestoring(this.phase);
   }
 
   /** The machine's next state for the event, kept; returns what to do. */

@@ -23,6 +23,7 @@ import {
   type OwnershipMarker,
 } from '../ledger/index.js';
 import type { Outbox } from '../producers/index.js';
+import { backoffCap } from '../retry/backoff.js';
 import { sleep } from '../retry/retry.js';
 import { currentLogs, type LogExtent, type Logs, renewedTopics, seenLogs } from './command-logs.js';
 import { CrashGuard } from './crash-guard.js';
@@ -79,7 +80,14 @@ export interface PartitionsOptions {
   readonly onShareChange?: (held: number) => void;
   /** The lease ended and every partition was given up, or the group answered again after that. */
   readonly onLease?: (event: { held: boolean; reason?: LoseReason }) => void;
-  readonly settings: Settings & {
+  /**
+   * Exactly-once: takes the transactional id of another instance (Kafka's fencing), so that a
+   * transaction it left open is aborted and none of it can be committed any more. A previous
+   * holder that never released a partition is fenced before the partition is taken over.
+   * Absent in at-least-once mode, whose producers have no such id.
+   */
+  readonly fence?: (instance: string) => Promise<void>;
+  readonly settings: Omit<Settings, 'fencesHolders'> & {
     readonly crashLoopLimit: number;
     /** LEDGER_REPLAY_WINDOW (ledger-upkeep.ts). */
     readonly ledgerWindowMs: number;
@@ -92,6 +100,9 @@ export interface PartitionsOptions {
  * holders suspected of dying are back (crash-guard.ts): one describeGroup for every partition.
  */
 const SUSPECT_POLL_MS = 2_000;
+
+/** Between attempts to fence a previous holder while Kafka cannot be asked. */
+const FENCE_RETRY = { initialDelayMs: 500, maxDelayMs: 5_000, multiplier: 2 } as const;
 
 const TIMER_EVENTS: Record<Timer, PartitionEvent> = {
   handover: { type: 'handover-timed-out' },
@@ -112,9 +123,13 @@ export class Partitions {
   #suspectTimer: NodeJS.Timeout | undefined;
   readonly #upkeep: LedgerUpkeep;
   readonly #committer: OffsetCommitter;
+  readonly #settings: Settings;
+  // Fences under way, by instance: the partitions one holder left are fenced together.
+  readonly #fences = new Map<string, Promise<void>>();
 
   constructor(options: PartitionsOptions) {
     this.#options = options;
+    this.#settings = { ...options.settings, fencesHolders: options.fence !== undefined };
     const { consumer, ledger, outbox, settings, log } = options;
     this.#upkeep = new LedgerUpkeep({
       consumer,
@@ -203,6 +218,8 @@ export class Partitions {
         this.#dispatch(task.partition, { type: 'own-marker-read', holders: fact.holders });
       } else if (fact?.kind === 'holder-released') {
         this.#dispatch(task.partition, { type: 'holder-released', instance: fact.instance });
+      } else if (fact?.kind === 'own-active-read') {
+        this.#dispatch(task.partition, { type: 'own-active-read' });
       }
       if (!task.restoring) break;
     }
@@ -449,7 +466,7 @@ export class Partitions {
   #dispatch(partition: number, event: PartitionEvent): void {
     const task = this.#tasks.get(partition);
     if (!task) return;
-    const decisions = task.step(event, this.#options.settings);
+    const decisions = task.step(event, this.#settings);
     this.#followShare(task);
     for (const decision of decisions) this.#apply(task, decision);
     this.#fetch();
@@ -496,6 +513,12 @@ export class Partitions {
         break;
       case 'cancel-timer':
         task.cancelTimer(decision.timer);
+        break;
+      case 'fence':
+        void this.#fence(task, decision.instances);
+        break;
+      case 'write-active':
+        task.activate();
         break;
       case 'take-over':
         this.#takeOver(task, decision.timedOut, decision.crashed);
@@ -591,6 +614,46 @@ export class Partitions {
             : { type: 'marker-refused', error },
         ),
     );
+  }
+
+  /**
+   * Takes the transactional ids of the holders that never released the partition, trying again
+   * while Kafka cannot be asked, until done or the partition is no longer fencing (revoked, lost).
+   */
+  async #fence(task: PartitionTask, instances: readonly string[]): Promise<void> {
+    const { partition } = task;
+    const fencing = () => this.#tasks.get(partition) === task && task.phase === 'fencing';
+    const started = performance.now();
+    for (let attempt = 0; fencing(); attempt++) {
+      try {
+        await Promise.all(instances.map((instance) => this.#fenceOnce(instance)));
+        const ms = Math.round(performance.now() - started);
+        this.#options.log.info(
+          { partition, instances, ms },
+          'previous holder fenced: a transaction it left open can no longer be committed',
+        );
+        this.#dispatch(partition, { type: 'fenced' });
+        return;
+      } catch (error) {
+        const delayMs = backoffCap(FENCE_RETRY, attempt);
+        this.#options.log.warn(
+          { err: error, partition, instances, delayMs },
+          'previous holder not fenced yet; the partition waits (exactly-once: a transaction it left open could still be committed)',
+        );
+        await sleep(delayMs);
+      }
+    }
+  }
+
+  #fenceOnce(instance: string): Promise<void> {
+    const { fence } = this.#options;
+    if (!fence) return Promise.resolve();
+    let fencing = this.#fences.get(instance);
+    if (!fencing) {
+      fencing = fence(instance).finally(() => this.#fences.delete(instance));
+      this.#fences.set(instance, fencing);
+    }
+    return fencing;
   }
 
   #takeOver(task: PartitionTask, timedOut: boolean, crashed: readonly string[]): void {
