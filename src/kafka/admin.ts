@@ -2,6 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Admin, Kafka } from 'kafkajs';
 import kafkajs, { AssignerProtocol } from 'kafkajs';
 import { TopicsMissing } from '../errors.js';
+import { brokerLossRetry } from './client-retry.js';
 import { decodeUserData } from './co-partitioned-assigner.js';
 import type { ClusterAdmin, GroupMember, PartitionRange } from './tool-types.js';
 import {
@@ -23,7 +24,8 @@ const DEFAULT_MAX_MESSAGE_BYTES = 1_048_588;
  * settings are not known here), until the brokers this client asks do.
  */
 export async function connectAdmin(kafka: Kafka, clientAt?: ClientAt): Promise<ClusterAdmin> {
-  const admin = kafka.admin();
+  // Its calls outlast a broker's fencing too (client-retry.ts), whatever NODE_ENV says.
+  const admin = kafka.admin({ retry: brokerLossRetry() });
   await admin.connect();
   const createListed = (specs: readonly TopicSpec[]) => createTopics(admin, specs, clientAt);
   return {

@@ -1,19 +1,24 @@
 import { createRequire } from 'node:module';
 import {
+  type AdminConfig,
   type ConsumerConfig,
   type Kafka,
   KafkaJSConnectionError,
   logLevel,
+  type ProducerConfig,
   type RetryOptions,
 } from 'kafkajs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { connectAdmin } from './admin.js';
 import { KafkajsGroupConsumer } from './group-consumer.js';
+import { coveringProducer } from './producer.js';
 
 // kafkajs' own consumer and cluster, read (never changed): a unit test drives them over fake
 // brokers, one of which goes away, to show what the consumer's retry options decide.
 const load = createRequire(import.meta.url);
 const Cluster = load('kafkajs/src/cluster/index.js') as new (options: unknown) => FakeableCluster;
 const createConsumer = load('kafkajs/src/consumer/index.js') as (options: unknown) => Consumer;
+const createProducer = load('kafkajs/src/producer/index.js') as (options: unknown) => Producer;
 const { createLogger } = load('kafkajs/src/loggers/index.js') as {
   createLogger: (options: unknown) => unknown;
 };
@@ -35,6 +40,15 @@ interface Consumer {
   run(options: { eachBatch: () => Promise<void> }): Promise<void>;
   on(event: string, listener: (event: { payload: { error: Error } }) => void): unknown;
   events: { CRASH: string };
+  disconnect(): Promise<void>;
+}
+interface Producer {
+  connect(): Promise<void>;
+  send(record: {
+    topic: string;
+    acks: number;
+    messages: Array<{ partition: number; value: string }>;
+  }): Promise<Array<{ partition: number }>>;
   disconnect(): Promise<void>;
 }
 interface Address {
@@ -72,6 +86,7 @@ function threeBrokers({ soleReplica = false } = {}) {
   const listed = new Set([1, 2, 3]);
   const dead = new Set<number>();
   const fetchedFrom: Array<{ nodeId: number; partition: number }> = [];
+  const producedTo: Array<{ nodeId: number; partition: number }> = [];
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   const broker = ({ connectionPool }: { connectionPool: Address }) => {
@@ -150,6 +165,20 @@ function threeBrokers({ soleReplica = false } = {}) {
       }),
       offsetCommit: async () => ({}),
       leaveGroup: async () => ({}),
+      initProducerId: async () => ({ producerId: 7, producerEpoch: 0 }),
+      produce: async ({
+        topicData,
+      }: {
+        topicData: Array<{ topic: string; partitions: Array<{ partition: number }> }>;
+      }) => ({
+        topics: topicData.map(({ topic, partitions }) => ({
+          topicName: topic,
+          partitions: partitions.map(({ partition }) => {
+            producedTo.push({ nodeId, partition });
+            return { partition, errorCode: 0, baseOffset: '0', logAppendTime: '-1' };
+          }),
+        })),
+      }),
       fetch: async ({
         topics,
       }: {
@@ -207,6 +236,7 @@ function threeBrokers({ soleReplica = false } = {}) {
   return {
     cluster,
     fetchedFrom,
+    producedTo,
     kill(nodeId: number) {
       dead.add(nodeId);
       setTimeout(() => {
@@ -323,5 +353,94 @@ describe('the group consumer when a broker goes away', () => {
     expect(crashes.map((e) => e.message)).toEqual([]);
     expect(new Set(whileLeaderless.map((f) => f.partition))).toEqual(new Set([0, 1]));
     expect(afterRevival).toContainEqual({ nodeId: 3, partition: 2 });
+  });
+});
+
+/** What the bridge's (and the SDK's) producers ask kafkajs for (`kafka.producer(config)`). */
+function bridgeProducerConfig(): ProducerConfig {
+  let asked: ProducerConfig | undefined;
+  const kafka = {
+    producer: (config: ProducerConfig) => {
+      asked = config;
+      return {};
+    },
+  } as unknown as Kafka;
+  coveringProducer(kafka);
+  if (asked === undefined) throw new Error('no producer made');
+  return asked;
+}
+
+/** What the bridge's admin asks kafkajs for (`kafka.admin(config)`). */
+async function bridgeAdminConfig(): Promise<AdminConfig> {
+  let asked: AdminConfig | undefined;
+  const kafka = {
+    admin: (config: AdminConfig) => {
+      asked = config;
+      return { connect: async () => {} };
+    },
+  } as unknown as Kafka;
+  await connectAdmin(kafka);
+  if (asked === undefined) throw new Error('no admin made');
+  return asked;
+}
+
+describe("the bridge's and the SDK's producers and admin when a broker goes away", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /**
+   * Broker 3 (partition 2's leader) killed at once; one send to partition 2, through kafkajs'
+   * own idempotent producer as kafka.producer(config) makes it (a client without a retry of its
+   * own: `retry` is `{ ...undefined, ...config.retry }`). Under vitest NODE_ENV is `test`, as it
+   * is for every bridge process and SDK client the integration tests start.
+   */
+  async function sendWhileFenced(retry: RetryOptions | undefined) {
+    const brokers = threeBrokers();
+    const producer = createProducer({
+      cluster: brokers.cluster,
+      logger: quiet(),
+      retry: { ...retry },
+      idempotent: true,
+    });
+    await producer.connect();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    brokers.kill(3);
+    const sent = producer.send({
+      topic: TOPIC,
+      acks: -1,
+      messages: [{ partition: 2, value: 'v' }],
+    });
+    const outcome = sent.then(
+      (answer) => ({ answer, error: undefined }),
+      (error: Error) => ({ answer: undefined, error }),
+    );
+    await vi.advanceTimersByTimeAsync(FENCED_AFTER_MS + 15_000);
+    const settled = await outcome;
+    await producer.disconnect();
+    return { ...settled, producedTo: brokers.producedTo };
+  }
+
+  it("kafkajs 2.2.4's own producer retry (none given, NODE_ENV=test: 15 tries, about 9.5 s): a send to a partition whose leader was killed is refused before the controller has fenced it and named another", async () => {
+    const { error, producedTo } = await sendWhileFenced(undefined);
+    expect(error?.name).toBe('KafkaJSNumberOfRetriesExceeded');
+    expect(error?.message).toContain('ECONNREFUSED');
+    expect(producedTo).toEqual([]);
+  });
+
+  it(`when a partition's leader refuses connections for the ${FENCED_AFTER_MS / 1000} s until the controller fences it, then the producer's retry outlasts it: the send is written by the new leader`, async () => {
+    const { answer, error, producedTo } = await sendWhileFenced(bridgeProducerConfig().retry);
+    expect(error).toBeUndefined();
+    expect(answer?.map((a) => a.partition)).toEqual([2]);
+    expect(producedTo).toEqual([{ nodeId: 1, partition: 2 }]);
+  });
+
+  it('the producers and the admin set every field of their retry, the same as the group consumer, so neither NODE_ENV nor a client-wide retry decides how long they try', async () => {
+    const consumer = bridgeConsumerConfig().retry;
+    expect(Object.keys(consumer ?? {}).sort()).toEqual(
+      ['factor', 'initialRetryTime', 'maxRetryTime', 'multiplier', 'retries'].sort(),
+    );
+    expect(bridgeProducerConfig().retry).toEqual(consumer);
+    expect((await bridgeAdminConfig()).retry).toEqual(consumer);
   });
 });

@@ -1,12 +1,5 @@
-import type {
-  Admin,
-  Batch,
-  Consumer,
-  ConsumerConfig,
-  Kafka,
-  KafkaMessage,
-  RetryOptions,
-} from 'kafkajs';
+import type { Admin, Batch, Consumer, ConsumerConfig, Kafka, KafkaMessage } from 'kafkajs';
+import { brokerLossRetry } from './client-retry.js';
 import { coPartitionedAssigner, decodeUserData } from './co-partitioned-assigner.js';
 import type {
   CommittedOffset,
@@ -39,27 +32,6 @@ const MAX_BYTES_PER_PARTITION = 64 * 1024;
 const MAX_BYTES = 1024 * 1024;
 
 /**
- * How long the consumer keeps trying a broker that refuses its connections before it gives up.
- * kafkajs 2.2.4 stops every fetch at an error from any one broker and starts them all again
- * after a backoff (consumer/runner.js); when its tries run out the consumer crashes, leaving the
- * group (the lease is lost and every partition acquired afresh: tens of seconds). Each refused
- * connection makes it read the cluster's metadata again (cluster/index.js, findBroker), but a
- * broker killed leads its partitions until the controller fences it (`broker.session.timeout.ms`,
- * 9 s by default), one stopped until its controlled shutdown has moved them; only then does the
- * metadata name other leaders. So the tries outlast that: 20, 0.1 s doubling to 1 s apart, 16
- * to 18 s in all (the jitter is ±20%); meanwhile the other brokers' partitions are fetched once
- * per try. Every field is set: kafkajs' defaults depend on NODE_ENV (`test`: 50 ms growing
- * ×1.5, so the consumer's own 5 tries last under a second; otherwise 0.3 s doubling, about 9 s).
- */
-const CONSUMER_RETRY = {
-  retries: 20,
-  initialRetryTime: 100,
-  multiplier: 2,
-  maxRetryTime: 1_000,
-  factor: 0.2,
-} as const satisfies RetryOptions;
-
-/**
  * How old the consumer's view of the partitions' leaders may grow before a fetch reads it again
  * (kafkajs' default: 5 minutes). A partition with no leader (its only in-sync replica gone) is
  * not fetched at all (the declared patch of kafkajs keeps it in the metadata, leader -1); this is
@@ -77,7 +49,11 @@ function groupConsumerConfig(groupId: string): ConsumerConfig {
     maxBytesPerPartition: MAX_BYTES_PER_PARTITION,
     maxBytes: MAX_BYTES,
     allowAutoTopicCreation: false,
-    retry: { ...CONSUMER_RETRY },
+    // kafkajs 2.2.4 stops every fetch at an error from any one broker and starts them all again
+    // after a backoff (consumer/runner.js); once its tries run out the consumer crashes and
+    // leaves the group (the lease lost, every partition acquired afresh). These outlast a
+    // broker's fencing; meanwhile the other brokers' partitions are fetched once per try.
+    retry: brokerLossRetry(),
     metadataMaxAge: METADATA_MAX_AGE_MS,
   };
 }
@@ -289,7 +265,7 @@ export class KafkajsGroupConsumer implements GroupConsumer {
   /** One admin client, connected on first use (offsets of the group and by time). */
   #adminClient(): Promise<Admin> {
     this.#admin ??= (async () => {
-      const admin = this.#kafka.admin();
+      const admin = this.#kafka.admin({ retry: brokerLossRetry() });
       await admin.connect();
       return admin;
     })().catch((error: unknown) => {

@@ -7,6 +7,9 @@ import type { Logger } from 'pino';
  * the error responses each connection reports (a rebalance in progress, a coordinator loading)
  * and each failed attempt of a send (a transaction still completing): kafkajs retries those
  * itself, and what it cannot recover from surfaces as a failed call, which the bridge logs.
+ * Its warning at every idempotent producer with bounded tries goes to debug too: the bound is
+ * the bridge's choice (client-retry.ts), and a send that runs out of tries is sent again with
+ * the sequence numbers kafkajs took back (covering-send.ts), or by a new producer.
  */
 export function kafkajsLogCreator(log: Logger): logCreator {
   const child = log.child({ component: 'kafkajs' });
@@ -19,8 +22,9 @@ export function kafkajsLogCreator(log: Logger): logCreator {
       const routine =
         (namespace === 'Connection' && message.startsWith('Response ')) ||
         (namespace === 'Producer' && message.startsWith('Failed to send messages'));
+      const chosen = namespace === 'Producer' && message.startsWith('Limiting retries');
       if (level === logLevel.ERROR && !routine) child.error(context, message);
-      else if (level === logLevel.WARN) child.warn(context, message);
+      else if (level === logLevel.WARN && !chosen) child.warn(context, message);
       else child.debug(context, message);
     };
 }

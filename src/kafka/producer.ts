@@ -8,6 +8,7 @@ import {
   type RecordMetadata,
 } from 'kafkajs';
 import type { KafkaWriteFailed } from '../errors.js';
+import { brokerLossRetry } from './client-retry.js';
 import { type PartitionOf, sendCovering, type TopicMessage } from './covering-send.js';
 import { keyPartition } from './murmur2.js';
 import type { OutboundRecord, RecordProducer } from './types.js';
@@ -51,13 +52,17 @@ function rememberingPartitioner(): Pick<ProducerConfig, 'createPartitioner'> & {
 
 /**
  * Idempotent, so the client's own retries never write a record twice, and one request in flight
- * per broker, so records of one partition are written in the order they were sent.
+ * per broker, so records of one partition are written in the order they were sent. Its tries
+ * outlast a broker's fencing (client-retry.ts), whatever NODE_ENV says: a send does not fail at
+ * every node stopped or killed.
  */
-const PRODUCER_CONFIG = {
-  idempotent: true,
-  maxInFlightRequests: 1,
-  allowAutoTopicCreation: false,
-} as const;
+const producerConfig = () =>
+  ({
+    idempotent: true,
+    maxInFlightRequests: 1,
+    allowAutoTopicCreation: false,
+    retry: brokerLossRetry(),
+  }) satisfies ProducerConfig;
 
 /** A kafkajs producer and how to send through it so that every partition written is answered. */
 export interface CoveringProducer {
@@ -70,7 +75,7 @@ export interface CoveringProducer {
 
 export function coveringProducer(kafka: Kafka, config: ProducerConfig = {}): CoveringProducer {
   const { partitionOf, createPartitioner } = rememberingPartitioner();
-  const producer = kafka.producer({ ...PRODUCER_CONFIG, ...config, createPartitioner });
+  const producer = kafka.producer({ ...producerConfig(), ...config, createPartitioner });
   return {
     producer,
     partitionOf,
@@ -155,7 +160,7 @@ export async function fenceTransactionalId(
   transactionTimeoutMs: number,
 ): Promise<void> {
   const producer = kafka.producer({
-    ...PRODUCER_CONFIG,
+    ...producerConfig(),
     transactionalId,
     transactionTimeout: transactionTimeoutMs,
   });
