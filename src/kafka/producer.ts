@@ -75,11 +75,12 @@ export interface CoveringProducer {
 
 export function coveringProducer(kafka: Kafka, config: ProducerConfig = {}): CoveringProducer {
   const { partitionOf, createPartitioner } = rememberingPartitioner();
+  const transactional = config.transactionalId !== undefined;
   const producer = kafka.producer({ ...producerConfig(), ...config, createPartitioner });
   return {
     producer,
     partitionOf,
-    send: (messages, send) => sendCovering(messages, partitionOf, send),
+    send: (messages, send) => sendCovering(messages, partitionOf, send, { transactional }),
   };
 }
 
