@@ -1,6 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { holds, type LeaseEvent, type LeaseState, NO_LEASE, transition } from './lease.js';
+import {
+  holds,
+  holdsFor,
+  Lease,
+  type LeaseEvent,
+  type LeaseState,
+  NO_LEASE,
+  startedMarginMs,
+  transition,
+} from './lease.js';
 
 const LEASE_MS = 6_000;
 
@@ -25,6 +34,35 @@ describe('the lease on the partitions', () => {
     expect(decisions).toEqual(['due-at']);
     expect(holds(state, 1_000 + LEASE_MS - 1, LEASE_MS)).toBe(true);
     expect(holds(state, 1_000 + LEASE_MS, LEASE_MS)).toBe(false);
+  });
+
+  it('when asked whether it holds for a margin, then only while more than the margin is left before its end; never once lost or before the first answer', () => {
+    const { state } = run([{ type: 'answered', at: 1_000 }]);
+    const margin = startedMarginMs(LEASE_MS);
+    expect(margin).toBe(3_000);
+    expect(holdsFor(state, 1_000 + LEASE_MS - margin - 1, LEASE_MS, margin)).toBe(true);
+    expect(holdsFor(state, 1_000 + LEASE_MS - margin, LEASE_MS, margin)).toBe(false);
+    expect(holds(state, 1_000 + LEASE_MS - margin, LEASE_MS)).toBe(true);
+    expect(holdsFor(NO_LEASE, 0, LEASE_MS, 0)).toBe(false);
+    const lost = run([{ type: 'crashed' }], state).state;
+    expect(holdsFor(lost, 1_001, LEASE_MS, 0)).toBe(false);
+  });
+
+  it('for any answer and any time, holding for a margin means still holding once that margin has passed without an answer', () => {
+    fc.assert(
+      fc.property(
+        fc.nat(100_000),
+        fc.nat(20_000),
+        fc.nat(LEASE_MS),
+        (answeredAt, later, margin) => {
+          const lease = new Lease(LEASE_MS);
+          lease.step({ type: 'answered', at: answeredAt });
+          const now = answeredAt + later;
+          if (lease.holdsFor(margin, now)) expect(lease.holds(now + margin)).toBe(true);
+          expect(lease.holdsFor(margin, now)).toBe(lease.holds(now) && later + margin < LEASE_MS);
+        },
+      ),
+    );
   });
 
   it('when heartbeats keep coming, then nothing is lost and each pushes the end further', () => {

@@ -55,6 +55,29 @@ export function holds(state: LeaseState, now: number, leaseMs: number): boolean 
   return !state.lost && state.provenAt !== undefined && now - state.provenAt < leaseMs;
 }
 
+/**
+ * Whether the partitions may be acted for at `now` and will still be `marginMs` later should the
+ * coordinator not answer again meanwhile: the lease's end is more than `marginMs` away.
+ */
+export function holdsFor(
+  state: LeaseState,
+  now: number,
+  leaseMs: number,
+  marginMs: number,
+): boolean {
+  return holds(state, now + marginMs, leaseMs);
+}
+
+/**
+ * How much of the lease must be left for a platform step to be recorded `started` (half of it: 3 s
+ * of the 6 s): writing that record takes a Kafka round trip (seconds while a partition's leader
+ * moves), and a request only leaves once it is acknowledged and the lease still holds; a
+ * `started` whose lease ends before its request leaves is a step in doubt that was never made
+ * (docs/design.md, "When the group changes"). A step waits, rather than starting, while less
+ * is left: normally a heartbeat answered within the last second leaves about 5 s.
+ */
+export const startedMarginMs = (leaseMs: number): number => leaseMs / 2;
+
 /** Whether the lease has run out by `now` without that having been acted on yet. */
 function ranOut(state: LeaseState, now: number, leaseMs: number): boolean {
   return !state.lost && state.provenAt !== undefined && now - state.provenAt >= leaseMs;
@@ -102,6 +125,11 @@ export class Lease {
   /** Whether this instance may act for its partitions now. */
   holds(now: number = performance.now()): boolean {
     return holds(this.#state, now, this.leaseMs);
+  }
+
+  /** Whether it holds now and still will `marginMs` later, should no answer come meanwhile. */
+  holdsFor(marginMs: number, now: number = performance.now()): boolean {
+    return holdsFor(this.#state, now, this.leaseMs, marginMs);
   }
 
   /** Every partition was given up; nothing is held until the group answers again. */

@@ -4,6 +4,7 @@ import { PartitionReleased } from '../errors.js';
 import type { OutboundRecord } from '../kafka/index.js';
 import { LedgerReader } from '../ledger/index.js';
 import { CrashGuard } from './crash-guard.js';
+import { Lease } from './lease.js';
 import type { PartitionEvent } from './partition-machine.js';
 import { PartitionTask } from './partition-task.js';
 
@@ -19,6 +20,38 @@ describe('PartitionTask', () => {
     task.step({ type: 'runs-idle' }, settings);
     expect([task.phase, task.canStart, task.revoked]).toEqual(['releasing', false, true]);
     expect(() => task.assertWritable()).toThrow(PartitionReleased);
+  });
+
+  it('when less than half the lease is left, then a step waits to be recorded started until a heartbeat renews it; once the lease is lost, it is refused', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const lease = new Lease(6_000);
+      lease.step({ type: 'answered', at: performance.now() });
+      const task = new PartitionTask(0, { phase: 'active' }, lease);
+      await expect(task.untilStartable()).resolves.toBeUndefined();
+
+      await vi.advanceTimersByTimeAsync(3_500);
+      let started = false;
+      const waiting = task.untilStartable().then(() => {
+        started = true;
+      });
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(started).toBe(false);
+      lease.step({ type: 'answered', at: performance.now() });
+      await vi.advanceTimersByTimeAsync(100);
+      await waiting;
+      expect(started).toBe(true);
+
+      await vi.advanceTimersByTimeAsync(3_500);
+      const refused = task.untilStartable();
+      refused.catch(() => {});
+      await vi.advanceTimersByTimeAsync(1_000);
+      lease.step({ type: 'due', at: performance.now() + 2_000 });
+      await vi.advanceTimersByTimeAsync(100);
+      await expect(refused).rejects.toBeInstanceOf(PartitionReleased);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('when its runs end, then a drain waiting for them goes on; a release lets it go on regardless', async () => {

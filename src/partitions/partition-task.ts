@@ -9,6 +9,7 @@
  * writes under the new one.
  */
 import { setMaxListeners } from 'node:events';
+import { setTimeout as delay } from 'node:timers/promises';
 import { PartitionReleased } from '../errors.js';
 import type { OutboundRecord } from '../kafka/index.js';
 import {
@@ -24,6 +25,7 @@ import type {
   CrashGuard,
   GuardedRecord,
 } from './crash-guard.js';
+import { startedMarginMs } from './lease.js';
 import { type Fate, PartitionOffsets, type TopicPartitionOffset } from './offsets.js';
 import {
   type Decision,
@@ -36,9 +38,15 @@ import {
   transition,
 } from './partition-machine.js';
 
+/** How often a step waiting for more of the lease asks again (untilStartable). */
+const LEASE_POLL_MS = 100;
+
 /** Whether this instance's lease on its partitions holds now (lease.ts, kept by partitions.ts). */
 export interface LeaseHolder {
   holds(): boolean;
+  /** Whether it holds now and still will `marginMs` later, should no answer come meanwhile. */
+  holdsFor(marginMs: number): boolean;
+  readonly leaseMs: number;
 }
 
 export class PartitionTask {
@@ -127,6 +135,22 @@ export class PartitionTask {
     throw new PartitionReleased(`partition ${this.partition} was released`, {
       details: { partition: this.partition },
     });
+  }
+
+  /**
+   * Resolves once a platform step of this partition may be recorded `started`: its lease holds
+   * with at least half of it left (lease.ts, startedMarginMs), so that the record's round trip
+   * ends well before the lease could. Waits while less is left (the coordinator late with its
+   * answers: a heartbeat renews it), asking again every LEASE_POLL_MS.
+   * @throws PartitionReleased once revoked (the lease lost, the partition released)
+   */
+  async untilStartable(): Promise<void> {
+    const margin = startedMarginMs(this.#lease.leaseMs);
+    while (!this.#lease.holdsFor(margin)) {
+      this.assertWritable();
+      await delay(LEASE_POLL_MS);
+    }
+    this.assertWritable();
   }
 
   /**

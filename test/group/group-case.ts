@@ -33,6 +33,32 @@ const HELD = ['partition acquired', 'partition released'] as const;
  */
 export const STARTED_WINDOW_MS = 2_000;
 
+/**
+ * The commands with a step recorded `started` at most `windowMs` before one of `moments`
+ * (Date.now() times, as the records' times are written), read from the ledger topic: steps that
+ * may be in a window the design leaves before such a moment (a freeze, a lease lost).
+ */
+export async function startedShortlyBefore(
+  brokers: string[],
+  ledgerTopic: string,
+  moments: readonly number[],
+  windowMs: number,
+): Promise<ReadonlySet<string>> {
+  const inWindow = new Set<string>();
+  if (moments.length === 0) return inWindow;
+  for (const record of await readTopic(brokers, ledgerTopic)) {
+    const at = Number(record.timestamp);
+    if (!moments.some((moment) => at <= moment && moment - at <= windowMs)) continue;
+    const entry = JSON.parse(record.value?.toString() ?? 'null') as {
+      open?: Array<{ commandId: string; steps: Record<string, { state: string }> }>;
+    } | null;
+    for (const { commandId, steps } of entry?.open ?? []) {
+      if (Object.values(steps).some((step) => step.state === 'started')) inWindow.add(commandId);
+    }
+  }
+  return inWindow;
+}
+
 /** A bridge process of the group, and the partitions it says it holds (its log lines). */
 export class Member {
   /** When each freeze began (Date.now()), as the records' times are written. */
@@ -169,24 +195,12 @@ export class GroupCase {
 
   /**
    * The commands whose reminder step was recorded `started` within STARTED_WINDOW_MS before a
-   * member froze, read from the ledger topic: the window the design leaves, where a frozen
-   * instance had its `started` acknowledged and had not written the request yet.
+   * member froze: the window the design leaves, where a frozen instance had its `started`
+   * acknowledged and had not written the request yet.
    */
-  async #startedJustBeforeAFreeze(): Promise<ReadonlySet<string>> {
+  #startedJustBeforeAFreeze(): Promise<ReadonlySet<string>> {
     const freezes = this.members.flatMap((m) => m.frozenAt);
-    const inWindow = new Set<string>();
-    if (freezes.length === 0) return inWindow;
-    for (const record of await readTopic(this.brokers, this.topics.ledger)) {
-      const at = Number(record.timestamp);
-      if (!freezes.some((frozen) => at <= frozen && frozen - at <= STARTED_WINDOW_MS)) continue;
-      const entry = JSON.parse(record.value?.toString() ?? 'null') as {
-        open?: Array<{ commandId: string; steps: Record<string, { state: string }> }>;
-      } | null;
-      for (const { commandId, steps } of entry?.open ?? []) {
-        if (Object.values(steps).some((step) => step.state === 'started')) inWindow.add(commandId);
-      }
-    }
-    return inWindow;
+    return startedShortlyBefore(this.brokers, this.topics.ledger, freezes, STARTED_WINDOW_MS);
   }
 
   /** Undefined once the run settled, else why it did not. */

@@ -92,14 +92,16 @@ export function problem(cases: readonly string[]): Problem {
  *   contract's reminders between its commands that say sent and those plus the unknown ones;
  * - every "outcome unknown" a call the simulator received (its call log names the signatory; a
  *   call it logged without ids, its client gone before the body was read, may be any one), but
- *   for a command in `window`: recorded `started` just before its instance froze, the one case
- *   the design leaves (docs/design.md, "When the group changes"), counted apart.
+ *   for a command in `window` (`windowIs` says which: recorded `started` just before its instance
+ *   froze, or before its lease was lost), the cases the design leaves (docs/design.md, "When the
+ *   group changes"), counted apart.
  */
 export async function reminderFacts(
   sim: RunningSimulator,
   load: ReminderLoad,
   events: EventCollector['events'],
   window: ReadonlySet<string> = new Set(),
+  windowIs = 'started just before a freeze',
 ): Promise<ReminderFacts> {
   const endings = new Map<string, Ending[]>(load.commandIds.map((id) => [id, []]));
   for (const { event, terminal } of events) {
@@ -170,7 +172,7 @@ export async function reminderFacts(
     `${load.reminders.length} reminders for ${load.bizIds.length} contracts: ` +
     `${load.reminders.length - cases.noEnding.length} ended (${sent} sent, ${unknown} outcome unknown of which ` +
     `${unknown - neverReceived.length - inWindow} received by the platform, ${inWindow} never in ` +
-    `the window left (started just before a freeze) and ${neverReceived.length} never otherwise), ` +
+    `the window left (${windowIs}) and ${neverReceived.length} never otherwise), ` +
     `${cases.noEnding.length} without an ending, ${repeatedEvents} repeated terminal events, ` +
     `${cases.twoEndings.length} with two endings, ${cases.otherEnding.length} other endings; ` +
     `platform: ${platformTotal} reminders, ${cases.remindedTwice.length} signatories reminded twice, ` +

@@ -101,6 +101,9 @@ class RunContext implements CommandContext {
     const held = this.#writes.held;
     if (held) throw held;
     const started = { state: 'started' } as const;
+    // Only with half the lease or more ahead, so that the request can leave well before the
+    // lease could end (a `started` whose lease ends first is in doubt without a call).
+    await job.task.untilStartable();
     try {
       await this.#publisher.recordStep(job, this.command, step, started, [], job.task);
     } catch (error) {
