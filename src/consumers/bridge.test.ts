@@ -100,6 +100,7 @@ function fakeKafka(
             topic,
             {
               minInsyncReplicas: 1,
+              brokers: [1],
               partitions: [
                 { partition: 0, leader: 1, replicas: [1], isr: [1], offlineReplicas: [] },
               ],

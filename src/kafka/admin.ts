@@ -240,11 +240,13 @@ async function partitionHealth(
   const described = await describeTopics(admin, topics, ['min.insync.replicas']);
   if (described.size === 0) return new Map();
   const { topics: metadata } = await admin.fetchTopicMetadata({ topics: [...described.keys()] });
+  const brokers = (await admin.describeCluster()).brokers.map((broker) => broker.nodeId);
   return new Map(
     metadata.map(({ name, partitions }) => [
       name,
       {
         minInsyncReplicas: Number(described.get(name)?.configs['min.insync.replicas'] ?? 1),
+        brokers,
         partitions: partitions.map((p) => ({
           partition: p.partitionId,
           leader: p.leader,

@@ -13,10 +13,12 @@ const partition = (p: number, state: Partial<PartitionHealth> = {}): PartitionHe
   ...state,
 });
 
-const topic = (partitions: PartitionHealth[], minInsyncReplicas = 2): TopicHealth => ({
-  partitions,
-  minInsyncReplicas,
-});
+/** The topic's partitions, brokers 1, 2 and 3 running but for those `brokers` leaves out. */
+const topic = (
+  partitions: PartitionHealth[],
+  minInsyncReplicas = 2,
+  brokers: number[] = [1, 2, 3],
+): TopicHealth => ({ partitions, minInsyncReplicas, brokers });
 
 const ledger = (p: number) => ({ topic: 'sb.ledger', partition: p, key: 'biz', value: '{}' });
 
@@ -61,6 +63,28 @@ describe('stallsOf', () => {
       problem: 'offline-replica',
       detail: expect.stringContaining('KAFKA_STORAGE_ERROR'),
     });
+  });
+
+  it('when a replica is offline because its broker is not running (KRaft lists a stopped broker’s replicas offline), then that is no failed disk: the stall is what the brokers left say, naming the broker not running', () => {
+    const stopped = partition(0, { replicas: [2, 3], isr: [2], offlineReplicas: [3], leader: 2 });
+    const health = new Map([['sb.ledger', topic([stopped], 2, [1, 2])]]);
+    expect(stallsOf([ledger(0)], health)).toEqual([
+      {
+        topic: 'sb.ledger',
+        partition: 0,
+        problem: 'under-min-isr',
+        detail: expect.stringMatching(
+          /^sb\.ledger partition 0: 1 replica\(s\) in sync, below its min\.insync\.replicas 2 \(NOT_ENOUGH_REPLICAS\): replicas on brokers 2, 3, in sync 2, brokers 3 not running;/,
+        ),
+      },
+    ]);
+    const alone = partition(0, { replicas: [3], isr: [3], offlineReplicas: [3], leader: -1 });
+    expect(stallsOf([ledger(0)], new Map([['sb.ledger', topic([alone], 2, [1, 2])]]))).toEqual([
+      expect.objectContaining({
+        problem: 'no-leader',
+        detail: expect.stringContaining('replicas on brokers 3, in sync 3, brokers 3 not running;'),
+      }),
+    ]);
   });
 
   it('when the topic is gone (deleted), or has fewer partitions than written to, then that is the stall', () => {

@@ -74,7 +74,7 @@ function writtenPartitions(
 function stallOf(
   topic: string,
   partition: number,
-  { partitions, minInsyncReplicas }: TopicHealth,
+  { partitions, minInsyncReplicas, brokers }: TopicHealth,
 ): PartitionStall | undefined {
   const where = `${topic} partition ${partition}`;
   const state = partitions.find((p) => p.partition === partition);
@@ -87,13 +87,17 @@ function stallOf(
     };
   }
   const { leader, replicas, isr, offlineReplicas } = state;
-  const on = `replicas on brokers ${list(replicas)}, in sync ${list(isr)}`;
-  if (offlineReplicas.length > 0) {
+  const down = replicas.filter((id) => !brokers.includes(id));
+  const on = `replicas on brokers ${list(replicas)}, in sync ${list(isr)}${down.length > 0 ? `, brokers ${list(down)} not running` : ''}`;
+  // KRaft lists a replica on a broker that is stopped or fenced as offline too: only a replica on
+  // a broker the cluster still lists is one whose log directory failed.
+  const failedDisks = offlineReplicas.filter((id) => brokers.includes(id));
+  if (failedDisks.length > 0) {
     return {
       topic,
       partition,
       problem: 'offline-replica',
-      detail: `${where}: the log directory of its replica on broker ${list(offlineReplicas)} failed (KAFKA_STORAGE_ERROR: a full or failed disk); ${on}`,
+      detail: `${where}: the log directory of its replica on broker ${list(failedDisks)} failed (KAFKA_STORAGE_ERROR: a full or failed disk); ${on}`,
     };
   }
   if (leader < 0) {

@@ -194,6 +194,11 @@ export interface TopicHealth {
   readonly partitions: readonly PartitionHealth[];
   /** The topic's min.insync.replicas (the broker's default when the topic sets none). */
   readonly minInsyncReplicas: number;
+  /**
+   * The brokers the cluster lists as running when asked (a stopped or fenced one is not listed;
+   * KRaft also counts its replicas offline).
+   */
+  readonly brokers: readonly number[];
 }
 
 export interface TopicAdmin {
