@@ -10,8 +10,9 @@ import {
 } from 'kafkajs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { connectAdmin } from './admin.js';
+import { longestRetryWaitMs, OUTBOX_RETRY } from './client-retry.js';
 import { KafkajsGroupConsumer } from './group-consumer.js';
-import { coveringProducer } from './producer.js';
+import { connectProducer, connectTransactionalProducer, coveringProducer } from './producer.js';
 
 // kafkajs' own consumer and cluster, read (never changed): a unit test drives them over fake
 // brokers, one of which goes away, to show what the consumer's retry options decide.
@@ -371,6 +372,20 @@ function bridgeProducerConfig(): ProducerConfig {
 }
 
 /** What the bridge's admin asks kafkajs for (`kafka.admin(config)`). */
+/** What the outbox's producers, at-least-once then exactly-once, ask kafka.producer() for. */
+async function outboxProducerConfigs(): Promise<ProducerConfig[]> {
+  const asked: ProducerConfig[] = [];
+  const kafka = {
+    producer: (config: ProducerConfig) => {
+      asked.push(config);
+      return { connect: async () => {} };
+    },
+  } as unknown as Kafka;
+  await connectProducer(kafka);
+  await connectTransactionalProducer(kafka, 'outbox', 60_000);
+  return asked;
+}
+
 async function bridgeAdminConfig(): Promise<AdminConfig> {
   let asked: AdminConfig | undefined;
   const kafka = {
@@ -433,6 +448,12 @@ describe("the bridge's and the SDK's producers and admin when a broker goes away
     expect(error).toBeUndefined();
     expect(answer?.map((a) => a.partition)).toEqual([2]);
     expect(producedTo).toEqual([{ nodeId: 1, partition: 2 }]);
+  });
+
+  it("the outbox's producers (both modes) give a write up within 2 s of waits and leave the next try to the outbox, which checks the lease first", async () => {
+    const configs = await outboxProducerConfigs();
+    expect(configs.map((config) => config.retry)).toEqual([OUTBOX_RETRY, OUTBOX_RETRY]);
+    expect(longestRetryWaitMs(OUTBOX_RETRY)).toBeLessThan(2_000);
   });
 
   it('the producers and the admin set every field of their retry, the same as the group consumer, so neither NODE_ENV nor a client-wide retry decides how long they try', async () => {

@@ -1,4 +1,5 @@
 export type { Kafka as KafkajsClient } from 'kafkajs';
+export { longestRetryWaitMs, OUTBOX_RETRY } from './client-retry.js';
 export * from './client-settings.js';
 export {
   createKafkaConnection,

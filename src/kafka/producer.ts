@@ -8,7 +8,7 @@ import {
   type RecordMetadata,
 } from 'kafkajs';
 import type { KafkaWriteFailed } from '../errors.js';
-import { brokerLossRetry } from './client-retry.js';
+import { brokerLossRetry, outboxRetry } from './client-retry.js';
 import { type PartitionOf, sendCovering, type TopicMessage } from './covering-send.js';
 import { keyPartition } from './murmur2.js';
 import type { OutboundRecord, RecordProducer } from './types.js';
@@ -84,9 +84,10 @@ export function coveringProducer(kafka: Kafka, config: ProducerConfig = {}): Cov
   };
 }
 
+/** The outbox's producer in at-least-once mode; it tries for less than a step's margin (client-retry.ts). */
 export function connectProducer(kafka: Kafka): Promise<RecordProducer> {
   return selfHealing(
-    () => coveringProducer(kafka),
+    () => coveringProducer(kafka, { retry: outboxRetry() }),
     ({ producer, send }, records) =>
       send(toMessages(records), (batch) => producer.sendBatch(batch)).then(() => {}),
     (failed) => failed.details.permanent,
@@ -98,7 +99,11 @@ export function connectTransactionalProducer(
   transactionalId: string,
   transactionTimeoutMs: number,
 ): Promise<RecordProducer> {
-  const config = { transactionalId, transactionTimeout: transactionTimeoutMs };
+  const config = {
+    transactionalId,
+    transactionTimeout: transactionTimeoutMs,
+    retry: outboxRetry(),
+  };
   // Whatever failed, the transaction is abandoned with its producer: see sendInTransaction.
   return selfHealing(
     () => coveringProducer(kafka, config),

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { LEASE_MS as BRIDGE_LEASE_MS, longestRetryWaitMs, OUTBOX_RETRY } from '../kafka/index.js';
 import {
   holds,
   holdsFor,
@@ -34,6 +35,10 @@ describe('the lease on the partitions', () => {
     expect(decisions).toEqual(['due-at']);
     expect(holds(state, 1_000 + LEASE_MS - 1, LEASE_MS)).toBe(true);
     expect(holds(state, 1_000 + LEASE_MS, LEASE_MS)).toBe(false);
+  });
+
+  it("the outbox's producers give a write up within the started margin of the bridge's lease, with a second to spare for the request itself", () => {
+    expect(longestRetryWaitMs(OUTBOX_RETRY) + 1_000).toBeLessThan(startedMarginMs(BRIDGE_LEASE_MS));
   });
 
   it('when asked whether it holds for a margin, then only while more than the margin is left before its end; never once lost or before the first answer', () => {
