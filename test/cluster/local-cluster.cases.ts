@@ -1,7 +1,8 @@
 /**
  * The local three-node cluster (scripts/local-kafka/cluster.ts) refuses and recovers as a
  * production cluster does: three copies of every partition, an acks=all write accepted while two
- * nodes hold it and refused with NOT_ENOUGH_REPLICAS when only one does, every partition back in
+ * nodes hold it and refused with NOT_ENOUGH_REPLICAS when fewer are in sync than the topic's
+ * min.insync.replicas, every partition back in
  * sync once the nodes return, after a controlled stop as after a SIGKILL, with nothing
  * acknowledged lost. The steps build on each other, in order, on the cluster of
  * test/cluster/cluster.test.ts, and leave every node running and in sync.
@@ -22,6 +23,7 @@ import {
 } from '../../scripts/local-kafka/cluster.js';
 import { readTopic } from '../support/topic-reader.js';
 import { uniqueId } from '../support/unique.js';
+import { waitUntil } from '../support/wait.js';
 import type { OnCluster } from './on-cluster.js';
 
 const topic = uniqueId('cluster');
@@ -79,6 +81,20 @@ const sorted = (ids: number[]) => [...ids].sort((a, b) => a - b);
 async function everythingStored(): Promise<string[]> {
   const records = await readTopic([...cluster.brokers], topic);
   return records.map((record) => String(record.value)).sort();
+}
+
+/** Sets the topic's min.insync.replicas, as kafka-configs --alter would. */
+async function minInsyncReplicas(value: string): Promise<void> {
+  await admin.alterConfigs({
+    validateOnly: false,
+    resources: [
+      {
+        type: ConfigResourceTypes.TOPIC,
+        name: topic,
+        configEntries: [{ name: 'min.insync.replicas', value }],
+      },
+    ],
+  });
 }
 
 /** The broker's answer that a refused write carries, under kafkajs' own wrapper. */
@@ -147,24 +163,38 @@ export function localClusterCases(on: OnCluster): void {
     }
   });
 
-  it('when node 3 stops too, then an acks=all write is refused with NOT_ENOUGH_REPLICAS', async () => {
-    await cluster.stop(3);
-
-    for (const { leader, isr } of await topicPartitions()) {
-      expect(leader).toBe(1);
-      expect(isr).toEqual([1]);
-    }
-    const refused = await producer
-      .send({ topic, acks: -1, messages: [{ key: 'key-0', value: 'refused' }] })
-      .then(
-        () => undefined,
-        (error: unknown) => error,
-      );
+  // Not by stopping node 3 too: every node is also one of the three KRaft controllers, and with
+  // two stopped the one left is no majority, so no change (a fenced node, a smaller ISR) can be
+  // recorded any more and a controlled stop may wait for ever. Asking for all three replicas
+  // shows the same refusal with the quorum kept.
+  it('when the topic asks for more replicas in sync than the two running (min.insync.replicas 3), then an acks=all write is refused with NOT_ENOUGH_REPLICAS', async () => {
+    await minInsyncReplicas('3');
+    for (const { isr } of await topicPartitions()) expect(sorted(isr)).toEqual([1, 3]);
+    // The leader applies the new setting a moment later: a write it still takes is kept.
+    let tries = 0;
+    const refused = await waitUntil(
+      () => {
+        tries += 1;
+        const value = `while-min-isr-3-${tries}`;
+        return producer.send({ topic, acks: -1, messages: [{ key: 'key-0', value }] }).then(
+          () => {
+            acknowledged.push(value);
+            return undefined;
+          },
+          (error: unknown) => error,
+        );
+      },
+      {
+        what: 'an acks=all write refused under min.insync.replicas 3',
+        until: (e) => e !== undefined,
+      },
+    );
     expect(protocolErrorOf(refused)).toMatchObject({ type: 'NOT_ENOUGH_REPLICAS', code: 19 });
+    await minInsyncReplicas('2');
   });
 
-  it('when nodes 2 and 3 start again, then every partition is back in sync, writes succeed and every acknowledged record is read back', async () => {
-    await Promise.all([cluster.start(2), cluster.start(3)]);
+  it('when node 2 starts again, then every partition is back in sync, writes succeed and every acknowledged record is read back', async () => {
+    await cluster.start(2);
     await cluster.waitInSync({ topics: [topic] });
     for (const { isr } of await topicPartitions()) expect(sorted(isr)).toEqual([1, 2, 3]);
 
