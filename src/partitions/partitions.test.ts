@@ -279,6 +279,26 @@ describe('the lease on the partitions', () => {
     return d;
   }
 
+  /**
+   * Active partitions whose lease ran out, then a heartbeat regained it: the committed offsets
+   * are being asked for, and Kafka answers when `answer` is called.
+   */
+  async function regainedAsking() {
+    vi.useFakeTimers({
+      shouldAdvanceTime: true,
+      toFake: ['setTimeout', 'clearTimeout', 'performance'],
+    });
+    const d = await active();
+    vi.advanceTimersByTime(6_000);
+    let answer: () => void = () => {};
+    const offsets = await d.consumer.positions();
+    d.consumer.positions.mockImplementationOnce(
+      () => new Promise((resolve) => (answer = () => resolve(offsets))),
+    );
+    d.partitions.onHeartbeat();
+    return { ...d, answer: () => answer() };
+  }
+
   it('when a partition turns active, then its acquisition says so in an active marker before any of its commands may run', async () => {
     const { written } = await active();
     expect(markers(written, 'active').map((r) => r.partition)).toEqual([0, 1]);
@@ -321,6 +341,34 @@ describe('the lease on the partitions', () => {
     readLedger(1);
     await vi.waitFor(() => expect(partitions.task(0)?.canStart).toBe(true));
     expect(partitions.held()).toEqual([0, 1]);
+  });
+
+  it('when a heartbeat regained the lease but the committed offsets are still being asked for, and the lease is lost and regained by a join meanwhile, then the late answer neither replaces what the join acquired nor moves its fetch', async () => {
+    const { partitions, written, consumer, readLedger, answer } = await regainedAsking();
+    vi.advanceTimersByTime(6_000);
+    partitions.onAssignment([0, 1]);
+    await vi.waitFor(() => expect(markers(written, 'acquired')).toHaveLength(4));
+    readLedger(0);
+    readLedger(1);
+    await vi.waitFor(() => expect(partitions.task(0)?.canStart).toBe(true));
+    const joined = partitions.task(0);
+    const run = joined?.startRun();
+    answer();
+    await vi.advanceTimersByTimeAsync(100);
+    expect(partitions.task(0)).toBe(joined);
+    expect(run?.aborted).toBe(false);
+    expect(consumer.seek.mock.calls.filter(([topic]) => topic !== 'ledger')).toEqual([]);
+    expect(markers(written, 'acquired')).toHaveLength(4);
+  });
+
+  it('when a heartbeat regained the lease but the committed offsets are still being asked for, and a rebalance takes a partition away meanwhile, then only what is still assigned is acquired', async () => {
+    const { partitions, written, answer } = await regainedAsking();
+    partitions.onAssignment([0]);
+    answer();
+    await vi.waitFor(() => expect(markers(written, 'acquired')).toHaveLength(3));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(partitions.task(1)).toBeUndefined();
+    expect(markers(written, 'acquired').map((r) => r.partition)).toEqual([0, 1, 0]);
   });
 
   it("when a command topic's log went back under the bridge (created again), then every partition it holds is given up, writing nothing, goes back to its committed offsets (or its start) and is acquired afresh", async () => {

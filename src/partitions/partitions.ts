@@ -126,6 +126,9 @@ export class Partitions {
   readonly #settings: Settings;
   // Fences under way, by instance: the partitions one holder left are fenced together.
   readonly #fences = new Map<string, Promise<void>>();
+  // Counts the lease's regains: an acquisition deferred by one (a heartbeat's, waiting for the
+  // committed offsets) is dropped once a later regain has acquired the assignment itself.
+  #regains = 0;
 
   constructor(options: PartitionsOptions) {
     this.#options = options;
@@ -410,29 +413,42 @@ export class Partitions {
       'lease regained: acquiring the assignment afresh',
     );
     onLease?.({ held: true });
-    const partitions = this.#assigned.filter((p) => !this.#tasks.has(p));
+    const regain = ++this.#regains;
+    const current = () => regain === this.#regains;
     const acquire = () => {
-      // Lost again meanwhile: the next regain acquires them.
-      if (this.#options.lease.lost) return;
+      // Lost again meanwhile: the next regain acquires them. Lost and regained meanwhile (by a
+      // join): that regain acquired them, and a task it opened must not be replaced.
+      if (this.#options.lease.lost || !current() || this.#stopping) return;
+      // What the group assigns now, and what nothing acquired meanwhile (a rebalance while the
+      // offsets were asked for acquires what it adds itself, and may have taken some away).
+      const partitions = this.#assigned.filter((p) => !this.#tasks.has(p));
       for (const partition of partitions) this.#open(partition);
       this.#learnMembers(partitions);
       this.#fetch();
     };
-    if (via === 'heartbeat') void this.#rewindToCommitted(partitions).then(acquire);
-    else acquire();
+    if (via === 'heartbeat') {
+      const partitions = this.#assigned.filter((p) => !this.#tasks.has(p));
+      void this.#rewindToCommitted(partitions, current).then(acquire);
+    } else acquire();
   }
 
   /**
    * Fetches each command partition from the group's committed offset, or its start. Asked again
    * until Kafka answers (a broker restarting, say): acquiring without it would leave the records
-   * dropped with the lost tasks unread for good. Gives up only when the lease is lost again or
-   * the bridge stops, and the caller then acquires nothing.
+   * dropped with the lost tasks unread for good. Gives up only when the lease is lost again, the
+   * bridge stops, or `current` says the caller's acquisition is superseded (the answer may come
+   * after a later regain's tasks fetch), and the caller then acquires nothing.
    */
-  async #rewindToCommitted(partitions: readonly number[]): Promise<void> {
+  async #rewindToCommitted(
+    partitions: readonly number[],
+    current: () => boolean = () => true,
+  ): Promise<void> {
     const { consumer, topics, log } = this.#options;
-    for (let attempt = 0; !this.#stopping && !this.#options.lease.lost; attempt++) {
+    const going = () => !this.#stopping && !this.#options.lease.lost && current();
+    for (let attempt = 0; going(); attempt++) {
       try {
         const positions = await consumer.positions(topics.commands);
+        if (!going()) return;
         for (const { topic, partition, committed, logStart } of positions) {
           if (partitions.includes(partition))
             consumer.seek(topic, partition, committed ?? logStart);
