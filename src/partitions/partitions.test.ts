@@ -371,6 +371,29 @@ describe('the lease on the partitions', () => {
     expect(markers(written, 'acquired').map((r) => r.partition)).toEqual([0, 1, 0]);
   });
 
+  it('when an acquisition has not taken over after 30 s, then the phase it waits in is said, and said again every 30 s until it does', async () => {
+    vi.useFakeTimers({
+      shouldAdvanceTime: true,
+      toFake: ['setTimeout', 'clearTimeout', 'performance'],
+    });
+    const lines: string[] = [];
+    const log = pino({ level: 'warn' }, { write: (line: string) => lines.push(line) });
+    const { partitions, written, readLedger } = driver({ log, leaseMs: 600_000 });
+    partitions.onAssignment([0]);
+    await vi.waitFor(() => expect(markers(written, 'acquired')).toHaveLength(1));
+    const said = () => lines.filter((l) => l.includes('partition not acquired yet'));
+    vi.advanceTimersByTime(29_000);
+    expect(said()).toEqual([]);
+    vi.advanceTimersByTime(2_000);
+    expect(said().map((l) => JSON.parse(l).phase)).toEqual(['reading']);
+    vi.advanceTimersByTime(30_000);
+    expect(said().map((l) => JSON.parse(l).phase)).toEqual(['reading', 'reading']);
+    readLedger(0);
+    await vi.waitFor(() => expect(partitions.task(0)?.canStart).toBe(true));
+    vi.advanceTimersByTime(60_000);
+    expect(said()).toHaveLength(2);
+  });
+
   it("when a command topic's log went back under the bridge (created again), then every partition it holds is given up, writing nothing, goes back to its committed offsets (or its start) and is acquired afresh", async () => {
     const { partitions, written, consumer, readLedger } = await active();
     const old = partitions.task(0) as PartitionTask;

@@ -33,6 +33,7 @@ import { LedgerUpkeep } from './ledger-upkeep.js';
 import { OffsetCommitter } from './offset-committer.js';
 import {
   type Decision,
+  isRestoring,
   NEW_PARTITION,
   type PartitionEvent,
   type Phase,
@@ -100,6 +101,14 @@ export interface PartitionsOptions {
  * holders suspected of dying are back (crash-guard.ts): one describeGroup for every partition.
  */
 const SUSPECT_POLL_MS = 2_000;
+
+/**
+ * How long an acquisition may go without taking over before it is said, and said again: its
+ * waits (the group's members, the ledger's checkpoint, the `acquired` marker's write, the ledger
+ * read back) have no deadline of their own, and one that never ends left the partition's
+ * commands unrun without a word.
+ */
+const ACQUIRING_WARN_MS = 30_000;
 
 /** Between attempts to fence a previous holder while Kafka cannot be asked. */
 const FENCE_RETRY = { initialDelayMs: 500, maxDelayMs: 5_000, multiplier: 2 } as const;
@@ -465,9 +474,29 @@ export class Partitions {
     }
   }
 
+  /**
+   * A new acquisition's task, watched: every ACQUIRING_WARN_MS it has not taken over (nor been
+   * given up), which phase it waits in is said.
+   */
+  #newTask(partition: number): PartitionTask {
+    const task = new PartitionTask(partition, NEW_PARTITION, this.#options.lease);
+    const started = performance.now();
+    const watch = () => {
+      const { phase } = task;
+      if (this.#tasks.get(partition) !== task || !isAcquiring(phase) || this.#stopping) return;
+      this.#options.log.warn(
+        { partition, phase, ms: Math.round(performance.now() - started) },
+        `partition not acquired yet: still ${phase} (its commands are not fetched meanwhile)`,
+      );
+      setTimeout(watch, ACQUIRING_WARN_MS).unref?.();
+    };
+    setTimeout(watch, ACQUIRING_WARN_MS).unref?.();
+    return task;
+  }
+
   /** A task for a partition assigned anew; one assigned while stopping is let go at once. */
   #open(partition: number): void {
-    this.#tasks.set(partition, new PartitionTask(partition, NEW_PARTITION, this.#options.lease));
+    this.#tasks.set(partition, this.#newTask(partition));
     if (this.#stopping) this.#dispatch(partition, { type: 'stop', ...this.#stopping });
   }
 
@@ -571,10 +600,7 @@ export class Partitions {
   /** Released and assigned again meanwhile: a new acquisition, so a new task. */
   #renew(task: PartitionTask): void {
     task.close();
-    this.#tasks.set(
-      task.partition,
-      new PartitionTask(task.partition, NEW_PARTITION, this.#options.lease),
-    );
+    this.#tasks.set(task.partition, this.#newTask(task.partition));
     this.#learnMembers([task.partition]);
   }
 
@@ -875,6 +901,11 @@ function logsOf(positions: readonly PartitionPosition[], partition: number): Log
     if (p === partition) logs.set(topic, { start: BigInt(logStart), end: BigInt(highWatermark) });
   }
   return logs;
+}
+
+/** The phases of an acquisition before it takes over (or is refused for good). */
+function isAcquiring(phase: Phase | 'gone'): boolean {
+  return phase === 'pending' || phase === 'marking' || isRestoring(phase);
 }
 
 /** A partition assigned without a task (let go while stopping) is fetched as a pending one. */
