@@ -33,11 +33,10 @@
  */
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import type { LocalKafkaCluster } from '../../scripts/local-kafka/cluster.js';
-import { LEASE_MS } from '../../src/kafka/index.js';
 import { topicNames } from '../../src/schemas/messages/index.js';
 import { CommandProducer } from '../../src/sdk/index.js';
 import type { RunningSimulator } from '../../src/simulator/index.js';
-import { startedShortlyBefore } from '../group/group-case.js';
+import { STARTED_BEFORE_LOSS_MS, startedShortlyBefore } from '../group/group-case.js';
 import { type Problem, problem, reminderFacts, reminderLoad } from '../group/reminders.js';
 import { BridgeProcess, EventCollector, uniquePrefix } from '../support/bridge-harness.js';
 import { freePort } from '../support/service-pipeline.js';
@@ -59,16 +58,6 @@ import {
 } from './read-back.js';
 import { ReadinessWatch } from './readiness-watch.js';
 import { createTopics, topicShape } from './topics.js';
-
-/**
- * An "outcome unknown" whose call the platform never received is the window docs/design.md
- * leaves ("When a command is in doubt"): a step recorded `started` (with half the lease or more
- * ahead) whose lease ran out before the record was acknowledged, so its request never left. Its
- * `started` was written at most LEASE_MS before the lease ran out; the bridge logs the loss when
- * its timer fires, which a loaded event loop may delay: a second is allowed for that. Such
- * endings are counted apart; any other stays a failure.
- */
-const STARTED_BEFORE_LOSS_MS = LEASE_MS + 1_000;
 
 /** The bridge's log lines kept, to say what became of the partitions of commands left unended. */
 const HELD = ['partition acquired', 'partition released'] as const;
