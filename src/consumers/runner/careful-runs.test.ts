@@ -4,18 +4,18 @@
  * careful-run record and runs alone; once the holder suspected of dying is back in the group, the
  * runs waiting go together.
  */
+
 import pino from 'pino';
 import { describe, expect, it, vi } from 'vitest';
-import { ROOMY_DEAD_LETTER_LIMITS } from '../../../test/support/dead-letters.js';
 import { heldLease } from '../../../test/support/held-lease.js';
 import { inboundRecord } from '../../../test/support/inbound-record.js';
+import { testPublisher } from '../../../test/support/publisher.js';
 import { settle } from '../../handlers/settle.js';
 import type { CommandContext, Handlers, Outcome } from '../../handlers/types.js';
 import type { OutboundRecord } from '../../kafka/index.js';
 import { Ledger, LedgerReader } from '../../ledger/index.js';
 import { CrashGuard, SUSPECT_GRACE_MS } from '../../partitions/crash-guard.js';
 import { PartitionTask } from '../../partitions/index.js';
-import { CommandPublisher } from '../../producers/index.js';
 import { Outbox } from '../../producers/outbox.js';
 import { topicNames } from '../../schemas/messages/index.js';
 import { CircuitBreaker } from '../circuit-breaker.js';
@@ -99,15 +99,7 @@ function carefulPartition() {
   const settings = { ...defaultBridgeSettings(), crashLoopLimit: 1 };
   const runner = new CommandRunner({
     handlers: { remind } as unknown as Handlers,
-    publisher: new CommandPublisher({
-      ledger,
-      outbox,
-      topics,
-      source: 'test',
-      keep: 10,
-      deadLetter: ROOMY_DEAD_LETTER_LIMITS,
-      log,
-    }),
+    publisher: testPublisher({ ledger, outbox, topics, log }),
     forwarding: new Forwarding({ outbox, ledgerTopic: topics.ledger, observer: {}, log }),
     breaker: new CircuitBreaker(settings.breaker),
     settings,

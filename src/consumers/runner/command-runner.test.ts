@@ -1,8 +1,8 @@
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ROOMY_DEAD_LETTER_LIMITS } from '../../../test/support/dead-letters.js';
 import { heldLease } from '../../../test/support/held-lease.js';
 import { inboundRecord } from '../../../test/support/inbound-record.js';
+import { testPublisher } from '../../../test/support/publisher.js';
 import {
   CommandOutcomeUnknown,
   FileFetchFailed,
@@ -16,7 +16,6 @@ import type { CommandContext, Handlers, Outcome, PendingEvent } from '../../hand
 import type { InboundRecord, OutboundRecord } from '../../kafka/index.js';
 import { EMPTY_ENTRY, Ledger, withCommandEnded, withStep } from '../../ledger/index.js';
 import { PartitionTask } from '../../partitions/index.js';
-import { CommandPublisher } from '../../producers/index.js';
 import { recordingOutbox } from '../../producers/recording-outbox.js';
 import { topicNames } from '../../schemas/messages/index.js';
 import { CircuitBreaker } from '../circuit-breaker.js';
@@ -81,15 +80,7 @@ function setup({
   const observer = { retryScheduled, commandFinished, recordForwarded };
   const runner = new CommandRunner({
     handlers: { remind } as unknown as Handlers,
-    publisher: new CommandPublisher({
-      ledger,
-      outbox,
-      topics,
-      source: 'test',
-      keep: 10,
-      deadLetter: ROOMY_DEAD_LETTER_LIMITS,
-      log,
-    }),
+    publisher: testPublisher({ ledger, outbox, topics, log }),
     forwarding: new Forwarding({ outbox, ledgerTopic: topics.ledger, observer, log }),
     breaker,
     settings: defaultBridgeSettings(),

@@ -3,18 +3,18 @@
  * wires them, over an outbox whose Kafka takes each record or refuses it by topic (as a broker
  * answers each partition of a produce request on its own).
  */
+
 import pino from 'pino';
 import { describe, expect, it, vi } from 'vitest';
-import { ROOMY_DEAD_LETTER_LIMITS } from '../../../test/support/dead-letters.js';
 import { heldLease } from '../../../test/support/held-lease.js';
 import { inboundRecord } from '../../../test/support/inbound-record.js';
+import { testPublisher } from '../../../test/support/publisher.js';
 import { KafkaWriteFailed } from '../../errors.js';
 import { settle } from '../../handlers/settle.js';
 import type { CommandContext, Handlers, Outcome } from '../../handlers/types.js';
 import type { OutboundRecord } from '../../kafka/index.js';
 import { Ledger, type LedgerEntry } from '../../ledger/index.js';
 import { PartitionTask } from '../../partitions/index.js';
-import { CommandPublisher } from '../../producers/index.js';
 import { Outbox } from '../../producers/outbox.js';
 import { topicNames } from '../../schemas/messages/index.js';
 import { CircuitBreaker } from '../circuit-breaker.js';
@@ -73,15 +73,7 @@ function bridge(refusing: Set<string>, error: KafkaWriteFailed) {
   const refusals = new RefusedWrites({ readiness, log, topics, probes: PROBES });
   const runner = new CommandRunner({
     handlers: { remind } as unknown as Handlers,
-    publisher: new CommandPublisher({
-      ledger,
-      outbox,
-      topics,
-      source: 'test',
-      keep: 10,
-      deadLetter: ROOMY_DEAD_LETTER_LIMITS,
-      log,
-    }),
+    publisher: testPublisher({ ledger, outbox, topics, log }),
     forwarding: new Forwarding({ outbox, ledgerTopic: topics.ledger, observer, log }),
     breaker: new CircuitBreaker(defaultBridgeSettings().breaker),
     settings: defaultBridgeSettings(),

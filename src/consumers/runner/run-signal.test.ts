@@ -9,16 +9,15 @@ import { getEventListeners } from 'node:events';
 import pino from 'pino';
 import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { ROOMY_DEAD_LETTER_LIMITS } from '../../../test/support/dead-letters.js';
 import { heldLease } from '../../../test/support/held-lease.js';
 import { inboundRecord } from '../../../test/support/inbound-record.js';
+import { testPublisher } from '../../../test/support/publisher.js';
 import type { CallInfo } from '../../api-client/index.js';
 import { SigningClient } from '../../api-client/index.js';
 import { createHandlers } from '../../handlers/index.js';
 import type { InboundRecord } from '../../kafka/index.js';
 import { Ledger } from '../../ledger/index.js';
 import { PartitionTask } from '../../partitions/index.js';
-import { CommandPublisher } from '../../producers/index.js';
 import { recordingOutbox } from '../../producers/recording-outbox.js';
 import { COMMAND_EXAMPLES } from '../../schemas/messages/examples.js';
 import { COMMAND_TYPES, type CommandType, topicNames } from '../../schemas/messages/index.js';
@@ -78,15 +77,7 @@ function runner(task: PartitionTask, calls: CallInfo[]) {
   const observer = {};
   return new CommandRunner({
     handlers: createHandlers({ client, files: { load: () => Promise.reject(new Error('no')) } }),
-    publisher: new CommandPublisher({
-      ledger,
-      outbox,
-      topics,
-      source: 'test',
-      keep: 10,
-      deadLetter: ROOMY_DEAD_LETTER_LIMITS,
-      log,
-    }),
+    publisher: testPublisher({ ledger, outbox, topics, log }),
     forwarding: new Forwarding({ outbox, ledgerTopic: topics.ledger, observer, log }),
     breaker: new CircuitBreaker(defaultBridgeSettings().breaker),
     settings: defaultBridgeSettings(),
